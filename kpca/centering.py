@@ -1,0 +1,126 @@
+r"""Centring in feature space, done on kernel matrices.
+
+With :math:`\mathbf 1_n = \frac1n \mathbf 1\mathbf 1^\top` and
+:math:`H = I_n - \mathbf 1_n`, the kernel matrix of the centred feature vectors
+:math:`\phi(x_i) - \frac1n\sum_l \phi(x_l)` is
+
+.. math::
+
+    K_c = K - \mathbf 1_n K - K \mathbf 1_n + \mathbf 1_n K \mathbf 1_n = H K H,
+
+so the mean in feature space never has to be formed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_array, check_square
+
+__all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
+
+
+def centering_matrix(n: int) -> np.ndarray:
+    r"""The centring matrix :math:`H = I_n - \frac1n \mathbf 1 \mathbf 1^\top`.
+
+    Examples
+    --------
+    >>> centering_matrix(2)
+    array([[ 0.5, -0.5],
+           [-0.5,  0.5]])
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    return np.eye(n) - np.full((n, n), 1.0 / n)
+
+
+def _center_kernel_inplace(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre the square ``K`` in place; return it with its column means and grand mean."""
+    col_means = K.mean(axis=0)
+    row_means = K.mean(axis=1)
+    grand_mean = float(col_means.mean())
+    K -= col_means[None, :]
+    K -= row_means[:, None]
+    K += grand_mean
+    return K, col_means, grand_mean
+
+
+def center_kernel(K) -> np.ndarray:
+    r"""Centre a kernel matrix: :math:`K_c = K - \mathbf 1_n K - K\mathbf 1_n + \mathbf 1_n K\mathbf 1_n`.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Kernel matrix :math:`K_{ij} = k(x_i, x_j)` of the training points.
+
+    Returns
+    -------
+    K_c : ndarray, shape (n, n)
+        Equal to :math:`HKH`; its rows and columns sum to zero.  ``K`` is not
+        modified.
+
+    Examples
+    --------
+    The notes' two-point example, :math:`K = [[9, 16], [16, 36]]`:
+
+    >>> center_kernel([[9.0, 16.0], [16.0, 36.0]])
+    array([[ 3.25, -3.25],
+           [-3.25,  3.25]])
+    """
+    K = check_square(check_array(K, "K"), "K")
+    return _center_kernel_inplace(K.copy())[0]
+
+
+def center_test_kernel(K_test, K_train) -> np.ndarray:
+    r"""Centre the kernel between new points and the training points.
+
+    For :math:`m` new points :math:`x` with kernel rows
+    :math:`k(x) = (k(x, x_1), \dots, k(x, x_n))`, the kernel between
+    :math:`\phi(x) - \bar\phi` and :math:`\phi(x_j) - \bar\phi`, where
+    :math:`\bar\phi = \frac1n\sum_l\phi(x_l)` is the *training* mean, is
+
+    .. math::
+
+        \tilde k(x)_j = k(x)_j - \tfrac1n \textstyle\sum_l K_{lj}
+        - \tfrac1n \sum_l k(x)_l + \tfrac1{n^2}\sum_{l,l'} K_{ll'},
+
+    i.e. :math:`\tilde K = K_{\text{test}} - \mathbf 1_{m\times n} K
+    - K_{\text{test}}\mathbf 1_n + \mathbf 1_{m\times n} K \mathbf 1_n`.
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+        :math:`k(x_{\text{new}, i}, x_j)`.
+    K_train : array_like, shape (n, n)
+        The uncentred training kernel matrix.
+
+    Returns
+    -------
+    ndarray, shape (m, n)
+        With ``K_test = K_train`` this equals ``center_kernel(K_train)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.array([[9.0, 16.0], [16.0, 36.0]])
+    >>> center_test_kernel(K, K)
+    array([[ 3.25, -3.25],
+           [-3.25,  3.25]])
+    """
+    K_train = check_square(check_array(K_train, "K_train"), "K_train")
+    K_test = check_array(K_test, "K_test")
+    if K_test.shape[1] != K_train.shape[0]:
+        raise ValueError(
+            f"K_test has {K_test.shape[1]} columns but K_train has {K_train.shape[0]} training points"
+        )
+    col_means = K_train.mean(axis=0)
+    return _center_test_kernel_with_means(K_test, col_means, float(col_means.mean()))
+
+
+def _center_test_kernel_with_means(
+    K_test: np.ndarray, train_col_means: np.ndarray, train_grand_mean: float
+) -> np.ndarray:
+    out = K_test - train_col_means[None, :]
+    out -= K_test.mean(axis=1)[:, None]
+    out += train_grand_mean
+    return out
