@@ -1,0 +1,66 @@
+from math import comb
+
+import numpy as np
+import pytest
+import sympy
+
+import kpca
+from kpca import symbolic
+from kpca.datasets import EURODIST_CITIES, circle_points, load_eurodist
+
+
+def test_degree_two_feature_map_identity():
+    x, y = symbolic.symbol_vector("x", 2), symbolic.symbol_vector("y", 2)
+    phi_x, phi_y = symbolic.polynomial_feature_vector(x, 2), symbolic.polynomial_feature_vector(y, 2)
+    assert sympy.expand(symbolic.polynomial_kernel_expr(x, y, 2) - (phi_x.T * phi_y)[0, 0]) == 0
+
+
+@pytest.mark.parametrize("d, p", [(1, 4), (2, 3), (3, 2)])
+def test_general_feature_map_identity(d, p):
+    x, y = symbolic.symbol_vector("x", d), symbolic.symbol_vector("y", d)
+    lhs = symbolic.polynomial_kernel_expr(x, y, p)
+    rhs = (symbolic.polynomial_feature_vector(x, p).T * symbolic.polynomial_feature_vector(y, p))[0, 0]
+    assert sympy.expand(lhs - rhs) == 0
+
+
+def test_symbolic_and_numeric_maps_agree(rng):
+    x = symbolic.symbol_vector("x", 2)
+    phi = symbolic.polynomial_feature_vector(x, 3)
+    point = rng.normal(size=2)
+    values = np.array([float(e.subs(dict(zip(x, point)))) for e in phi])
+    np.testing.assert_allclose(values, kpca.polynomial_feature_map(point[None, :], degree=3)[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("d, p", [(2, 2), (3, 2), (2, 5), (3, 6)])
+def test_counts(d, p):
+    assert symbolic.count_polynomial_features(d, p) == comb(p + d, d)
+    assert len(symbolic.all_stars_and_bars(d, p)) == comb(p + d, d)
+
+
+def test_stars_and_bars_drawing():
+    assert symbolic.stars_and_bars((1, 2, 0, 3)) == "o/oo//ooo"
+    assert "o/oo//ooo" in symbolic.all_stars_and_bars(3, 6)
+
+
+def test_centering_matrix_sym_is_idempotent():
+    H = symbolic.centering_matrix_sym(4)
+    assert H * H == H
+
+
+def test_circle_points():
+    X = circle_points(12)
+    np.testing.assert_allclose(X.mean(axis=0), 0, atol=1e-15)
+    np.testing.assert_allclose(X.T @ X / 12, np.eye(2) / 2, atol=1e-15)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1)
+    with pytest.raises(ValueError, match="radius"):
+        circle_points(5, radius=0)
+
+
+def test_eurodist():
+    D, cities = load_eurodist()
+    assert D.shape == (21, 21) and cities == EURODIST_CITIES
+    np.testing.assert_array_equal(D, D.T)
+    assert np.all(np.diag(D) == 0)
+    # Two entries from R's documentation of the data set (road distances in km).
+    assert D[cities.index("Athens"), cities.index("Barcelona")] == 3313
+    assert D[cities.index("Brussels"), cities.index("Calais")] == 204
