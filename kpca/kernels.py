@@ -125,9 +125,14 @@ def squared_distances(X, Y=None) -> np.ndarray:
     X, Y = _pair(X, Y)
     sq_x = np.einsum("ij,ij->i", X, X)
     sq_y = sq_x if Y is None else np.einsum("ij,ij->i", Y, Y)
-    # Adding the two norms first keeps D[i, j] and D[j, i] bitwise equal.
-    D = sq_x[:, None] + sq_y[None, :]
-    D -= 2.0 * _gram(X, Y)
+    D = _gram(X, Y)
+    D *= -2.0
+    # Row blocks keep the extra memory small; adding the two norms to each other
+    # first keeps D[i, j] and D[j, i] bitwise equal.
+    step = max(1, 2**22 // max(1, D.shape[1]))
+    for start in range(0, D.shape[0], step):
+        block = slice(start, start + step)
+        D[block] += sq_x[block, None] + sq_y[None, :]
     np.maximum(D, 0.0, out=D)
     if Y is None:
         np.fill_diagonal(D, 0.0)
