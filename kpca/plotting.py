@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-__all__ = ["scatter_labelled", "image_grid"]
+__all__ = ["scatter_labelled", "image_grid", "scatter_matrix"]
 
 
 def scatter_labelled(
@@ -82,4 +82,105 @@ def image_grid(
             ax.imshow(img, cmap=cmap)
         if titles is not None:
             ax.set_title(titles[i], fontsize=8)
+    return fig
+
+
+def scatter_matrix(
+    X: np.ndarray,
+    labels: Optional[Sequence] = None,
+    *,
+    feature_names: Optional[Sequence[str]] = None,
+    names: Optional[Sequence[str]] = None,
+    show_corr: bool = True,
+    bins: int = 15,
+    size: float = 1.9,
+    **scatter_kwargs,
+):
+    """Scatter-plot matrix of the columns of ``X``; return the figure.
+
+    Panel ``(i, j)`` plots feature ``j`` (horizontal) against feature ``i``;
+    the diagonal shows a histogram of each feature.  With ``labels`` every
+    class gets its own colour (and a legend entry named from ``names``).
+    With ``show_corr`` each off-diagonal panel is annotated with the Pearson
+    correlation :math:`r_{ij}` of the two features over all rows.
+
+    Parameters
+    ----------
+    X : ndarray, shape (n_samples, n_features)
+        Data, samples as rows.
+    labels : sequence, optional
+        Class of each sample, one colour per distinct value.
+    feature_names : sequence of str, optional
+        Axis labels, one per column (default ``x1, x2, ...``).
+    names : sequence of str, optional
+        Legend names of the sorted distinct labels.
+    show_corr : bool, default True
+        Write ``r = ...`` in each off-diagonal panel.
+    bins : int, default 15
+        Number of histogram bins on the diagonal.
+    size : float, default 1.9
+        Side of one panel in inches.
+    **scatter_kwargs
+        Passed to ``Axes.scatter`` (e.g. ``s=8``, ``alpha=0.7``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> X = np.random.default_rng(0).normal(size=(30, 3))
+    >>> fig = scatter_matrix(X, feature_names=["a", "b", "c"])
+    >>> len(fig.axes)
+    9
+    >>> fig.axes[3].get_ylabel()
+    'b'
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(f"X must be a 2-D array with at least two columns, got shape {X.shape}")
+    d = X.shape[1]
+    if feature_names is None:
+        feature_names = [f"x{j + 1}" for j in range(d)]
+    if len(feature_names) != d:
+        raise ValueError(f"feature_names has {len(feature_names)} entries for {d} columns")
+    groups: list[tuple[Optional[str], np.ndarray]]
+    if labels is None:
+        groups = [(None, np.ones(len(X), dtype=bool))]
+    else:
+        labels = np.asarray(labels)
+        if len(labels) != len(X):
+            raise ValueError(f"labels has {len(labels)} entries for {len(X)} samples")
+        uniq = np.unique(labels)
+        groups = [(names[i] if names is not None else str(lab), labels == lab) for i, lab in enumerate(uniq)]
+    R = np.corrcoef(X, rowvar=False)
+    fig, axes = plt.subplots(d, d, figsize=(size * d, size * d), squeeze=False)
+    edges = [np.histogram_bin_edges(X[:, j], bins=bins) for j in range(d)]  # same bins for every class
+    for i in range(d):
+        for j in range(d):
+            ax = axes[i, j]
+            for k, (name, mask) in enumerate(groups):
+                colour = f"C{k}"
+                if i == j:
+                    ax.hist(X[mask, j], bins=edges[j], color=colour, alpha=0.6)
+                else:
+                    ax.scatter(X[mask, j], X[mask, i], color=colour, label=name, **scatter_kwargs)
+            if i != j and show_corr:
+                ax.text(0.03, 0.97, f"r = {R[i, j]:.2f}", transform=ax.transAxes, va="top", ha="left", fontsize=8,
+                        bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1))
+            if i == d - 1:
+                ax.set_xlabel(feature_names[j])
+            else:
+                ax.tick_params(labelbottom=False)
+            if j == 0:
+                ax.set_ylabel(feature_names[i])
+            elif i != j:
+                ax.tick_params(labelleft=False)
+    if labels is not None:
+        handles, legend_labels = axes[0, 1].get_legend_handles_labels()
+        fig.legend(handles, legend_labels, loc="outside upper center", ncols=len(groups), frameon=False)
     return fig
