@@ -81,8 +81,9 @@ class ClassicalMDS:
     Attributes
     ----------
     embedding_ : ndarray, shape (n_samples, n_components)
-        :math:`y^a_i = \sqrt{\max(\lambda_a, 0)}\, v^a_i`; columns whose
-        eigenvalue is not positive are zero.
+        :math:`y^a_i = \sqrt{\lambda_a}\, v^a_i`; the columns of eigenvalues
+        that are not positive (at most ``1e-10`` times the largest magnitude)
+        are zero.
     eigenvalues_ : ndarray, shape (n_components,)
         The :math:`d` largest eigenvalues of :math:`G`, descending.
     spectrum_ : ndarray, shape (n_samples,)
@@ -158,7 +159,8 @@ class ClassicalMDS:
                 NonEuclideanWarning,
                 stacklevel=2,
             )
-        self.embedding_ = self.eigenvectors_ * np.sqrt(np.clip(lam, 0.0, None))
+        # Round-off "zeros" get exactly zero coordinates, like the negative eigenvalues.
+        self.embedding_ = self.eigenvectors_ * np.sqrt(np.where(nonpositive, 0.0, lam))
         residual = G - self.embedding_ @ self.embedding_.T
         self.strain_ = float(np.einsum("ij,ij->", residual, residual))
         return self
