@@ -89,6 +89,11 @@ class KernelPCA:
     explained_variance_ : ndarray, shape (k,)
         :math:`\lambda_i = \mu_i / n`.
     n_components_ : int
+    kernel_col_means_ : ndarray, shape (n_samples,)
+        Column means :math:`\frac1n\sum_l K_{lj}` of the uncentred training
+        kernel matrix (only when ``center`` is true); with ``kernel_mean_``,
+        :math:`\frac1{n^2}\sum_{l,l'}K_{ll'}`, they centre new kernel rows.
+    kernel_mean_ : float
     X_fit_ : ndarray
         Training data (or training kernel matrix when precomputed).
 
@@ -127,7 +132,8 @@ class KernelPCA:
         self.random_state = random_state
 
     # -- helpers -----------------------------------------------------------------
-    def _kernel_function(self):
+    def kernel_function(self):
+        """The kernel ``k(X, Y=None)`` this model uses, or None when ``kernel="precomputed"``."""
         if self.kernel == "precomputed":
             return None
         if isinstance(self.kernel, str):
@@ -154,7 +160,7 @@ class KernelPCA:
             isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral)
         ):
             raise TypeError(f"random_state must be None or an integer, got {self.random_state!r}")
-        kernel = self._kernel_function()
+        kernel = self.kernel_function()
         if kernel is None:
             K = check_symmetric(check_array(X, "X (precomputed kernel)"), "X (precomputed kernel)")
             X_fit = K.copy()
@@ -166,7 +172,7 @@ class KernelPCA:
         k = check_n_components(self.n_components, n)
 
         if self.center:
-            K, self._train_col_means, self._train_grand_mean = _center_kernel_inplace(K)
+            K, self.kernel_col_means_, self.kernel_mean_ = _center_kernel_inplace(K)
         # Centring in place and letting the solver overwrite K keeps one n x n array alive.
         mu, V = top_eigenpairs(
             K,
@@ -227,7 +233,7 @@ class KernelPCA:
                     f"X has {X.shape[1]} features, but this KernelPCA was fitted with "
                     f"{self.X_fit_.shape[1]}"
                 )
-            K_new = self._kernel_function()(X, self.X_fit_)
+            K_new = self.kernel_function()(X, self.X_fit_)
         if self.center:
-            K_new = _center_test_kernel_with_means(K_new, self._train_col_means, self._train_grand_mean)
+            K_new = _center_test_kernel_with_means(K_new, self.kernel_col_means_, self.kernel_mean_)
         return K_new @ self.alphas_

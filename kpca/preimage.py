@@ -95,7 +95,7 @@ def _kernel_diagonal(model, X: np.ndarray) -> np.ndarray:
         return np.einsum("ij,ij->i", X, X)
     if model.kernel == "polynomial":
         return (model.coef0 + np.einsum("ij,ij->i", X, X)) ** model.degree
-    k = model._kernel_function()
+    k = model.kernel_function()
     return np.array([float(k(row[None, :])[0, 0]) for row in X])
 
 
@@ -147,8 +147,8 @@ def reconstruction_error(model, X) -> np.ndarray:
         raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {model.X_fit_.shape[1]}")
     diag = _kernel_diagonal(model, X)
     if model.center:
-        K_new = model._kernel_function()(X, model.X_fit_)
-        diag = diag - 2.0 * K_new.mean(axis=1) + model._train_grand_mean
+        K_new = model.kernel_function()(X, model.X_fit_)
+        diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
     Z = model.transform(X)
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 

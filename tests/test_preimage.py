@@ -54,7 +54,7 @@ def test_reconstruction_error_flags_outliers(rng):
     assert outside[0] > inside.max()
     # Far from every training point phi(x) is orthogonal to them all, so the error is
     # ||phi(x)||^2 + ||(I - P) mean||^2, between 1 and 1 + ||mean||^2.
-    assert 1.0 - 1e-9 <= outside[0] <= 1.0 + kp._train_grand_mean + 1e-9
+    assert 1.0 - 1e-9 <= outside[0] <= 1.0 + kp.kernel_mean_ + 1e-9
 
 
 def test_preimage_recovers_training_points():
