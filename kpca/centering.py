@@ -34,14 +34,25 @@ def centering_matrix(n: int) -> np.ndarray:
     return np.eye(n) - np.full((n, n), 1.0 / n)
 
 
-def _center_kernel_inplace(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """Centre the square ``K`` in place; return it with its column means and grand mean."""
+def _center_kernel_inplace(
+    K: np.ndarray, symmetric: bool = False
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre the square ``K`` in place; return it with its column means and grand mean.
+
+    With ``symmetric=True`` (the caller guarantees ``K == K.T``) the row means
+    are the column means and the result is again exactly symmetric.
+    """
+    n = K.shape[0]
     col_means = K.mean(axis=0)
-    row_means = K.mean(axis=1)
+    row_means = col_means if symmetric else K.mean(axis=1)
     grand_mean = float(col_means.mean())
-    K -= col_means[None, :]
-    K -= row_means[:, None]
-    K += grand_mean
+    # One pass over K, a block of rows at a time: K_ij - (r_i + c_j - g).
+    step = max(1, 2**16 // max(n, 1))
+    for start in range(0, n, step):
+        block = slice(start, start + step)
+        shift = row_means[block, None] + col_means[None, :]
+        shift -= grand_mean
+        K[block] -= shift
     return K, col_means, grand_mean
 
 

@@ -69,9 +69,10 @@ class KernelPCA:
         algorithm of the notes' section 5, which is *not* PCA.
     eigen_solver : {"auto", "dense", "subspace", "arpack"}, default "auto"
         See :func:`kpca.eigen.top_eigenpairs`.  ``"auto"`` takes the exact
-        dense solver for small problems and for ``n_components=None``, and the
-        (converged, :math:`10^{-10}` relative residual) subspace iteration for
-        a few components of a large positive semi-definite kernel matrix.
+        dense solver for small problems and for ``n_components=None``, and
+        ARPACK's Lanczos iteration (stopped at a :math:`10^{-10}` relative
+        residual) for a few components of a large positive semi-definite
+        kernel matrix.
     random_state : int, optional
         Seed of the iterative solvers' starting block.
 
@@ -164,7 +165,7 @@ class KernelPCA:
         if kernel is None:
             K = check_symmetric(check_array(X, "X (precomputed kernel)"), "X (precomputed kernel)")
             X_fit = K.copy()
-            K = K.copy()
+            K = 0.5 * (K + K.T)  # exactly symmetric from here on
         else:
             X_fit = check_array(X, "X")
             K = kernel(X_fit)
@@ -172,7 +173,7 @@ class KernelPCA:
         k = check_n_components(self.n_components, n)
 
         if self.center:
-            K, self.kernel_col_means_, self.kernel_mean_ = _center_kernel_inplace(K)
+            K, self.kernel_col_means_, self.kernel_mean_ = _center_kernel_inplace(K, symmetric=True)
         # Centring in place and letting the solver overwrite K keeps one n x n array alive.
         mu, V = top_eigenpairs(
             K,

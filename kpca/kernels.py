@@ -39,9 +39,50 @@ def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
     return X, Y
 
 
-def _gram(X: np.ndarray, Y: np.ndarray | None) -> np.ndarray:
-    # X @ X.T is computed by a symmetric rank-k update, so the result is exactly symmetric.
-    return X @ X.T if Y is None else X @ Y.T
+# Tiles of this many rows/columns stay in cache while the element-wise part of a
+# kernel (norms, exp, power) is applied right after the matrix product.
+_TILE = 512
+
+TileFunction = Callable[[np.ndarray, np.ndarray, np.ndarray, bool], None]
+
+
+def _tiled(X: np.ndarray, Y: np.ndarray | None, finish: TileFunction | None) -> np.ndarray:
+    """``finish(X @ Y.T)`` computed tile by tile.
+
+    ``finish(T, sq_rows, sq_cols, on_diagonal)`` transforms a tile of inner
+    products in place, given the squared norms of its rows and columns.  With
+    ``Y=None`` only the tiles on and above the diagonal are computed and the
+    others are their mirror images, so the result is exactly symmetric (the
+    diagonal tiles come from a symmetric rank-k update, itself symmetric).
+    """
+    symmetric = Y is None
+    Y = X if symmetric else Y
+    n, m = X.shape[0], Y.shape[0]
+    sq_x = np.einsum("ij,ij->i", X, X)
+    sq_y = sq_x if symmetric else np.einsum("ij,ij->i", Y, Y)
+    K = np.empty((n, m))
+    for i0 in range(0, n, _TILE):
+        i1 = min(i0 + _TILE, n)
+        Xi = X[i0:i1]
+        for j0 in range(i0 if symmetric else 0, m, _TILE):
+            j1 = min(j0 + _TILE, m)
+            diagonal = symmetric and j0 == i0
+            T = Xi @ Xi.T if diagonal else Xi @ Y[j0:j1].T
+            if finish is not None:
+                finish(T, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+            K[i0:i1, j0:j1] = T
+            if symmetric and not diagonal:
+                K[j0:j1, i0:i1] = T.T
+    return K
+
+
+def _to_squared_distances(T: np.ndarray, sq_rows: np.ndarray, sq_cols: np.ndarray, diagonal: bool) -> None:
+    T *= -2.0
+    # Adding the two norms to each other first keeps a diagonal tile symmetric.
+    T += sq_rows[:, None] + sq_cols[None, :]
+    np.maximum(T, 0.0, out=T)
+    if diagonal:
+        np.fill_diagonal(T, 0.0)
 
 
 def linear_kernel(X, Y=None) -> np.ndarray:
@@ -66,7 +107,7 @@ def linear_kernel(X, Y=None) -> np.ndarray:
            [3., 5.]])
     """
     X, Y = _pair(X, Y)
-    return _gram(X, Y)
+    return _tiled(X, Y, None)
 
 
 def polynomial_kernel(X, Y=None, degree: int = 2, coef0: float = 1.0) -> np.ndarray:
@@ -101,11 +142,13 @@ def polynomial_kernel(X, Y=None, degree: int = 2, coef0: float = 1.0) -> np.ndar
     degree = check_nonnegative_int(degree, "degree")
     coef0 = check_real(coef0, "coef0")
     X, Y = _pair(X, Y)
-    K = _gram(X, Y)
-    K += coef0
-    if degree != 1:
-        np.power(K, degree, out=K)
-    return K
+
+    def finish(T, sq_rows, sq_cols, diagonal):
+        T += coef0
+        if degree != 1:
+            np.power(T, degree, out=T)
+
+    return _tiled(X, Y, finish)
 
 
 def squared_distances(X, Y=None) -> np.ndarray:
@@ -123,20 +166,7 @@ def squared_distances(X, Y=None) -> np.ndarray:
            [25.,  0.]])
     """
     X, Y = _pair(X, Y)
-    sq_x = np.einsum("ij,ij->i", X, X)
-    sq_y = sq_x if Y is None else np.einsum("ij,ij->i", Y, Y)
-    D = _gram(X, Y)
-    D *= -2.0
-    # Row blocks keep the extra memory small; adding the two norms to each other
-    # first keeps D[i, j] and D[j, i] bitwise equal.
-    step = max(1, 2**22 // max(1, D.shape[1]))
-    for start in range(0, D.shape[0], step):
-        block = slice(start, start + step)
-        D[block] += sq_x[block, None] + sq_y[None, :]
-    np.maximum(D, 0.0, out=D)
-    if Y is None:
-        np.fill_diagonal(D, 0.0)
-    return D
+    return _tiled(X, Y, _to_squared_distances)
 
 
 def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
@@ -165,10 +195,15 @@ def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
            [0.6065, 1.    ]])
     """
     sigma = check_positive_float(sigma, "sigma")
-    K = squared_distances(X, Y)
-    K *= -1.0 / (2.0 * sigma * sigma)
-    np.exp(K, out=K)
-    return K
+    X, Y = _pair(X, Y)
+    scale = -1.0 / (2.0 * sigma * sigma)
+
+    def finish(T, sq_rows, sq_cols, diagonal):
+        _to_squared_distances(T, sq_rows, sq_cols, diagonal)
+        T *= scale
+        np.exp(T, out=T)
+
+    return _tiled(X, Y, finish)
 
 
 def make_kernel(

@@ -131,7 +131,7 @@ class ClassicalMDS:
         d = check_n_components(self.n_components, n)
         if d is None:
             raise TypeError("n_components must be a positive integer, got None")
-        G = _center_kernel_inplace(D2)[0]
+        G = _center_kernel_inplace(D2, symmetric=True)[0]
         G *= -0.5
         self.gram_ = G
         spectrum, V = top_eigenpairs(G, None, solver="dense")

@@ -144,3 +144,19 @@ def test_bad_kernel_name():
 
 def test_degree_zero_is_constant(rng):
     np.testing.assert_array_equal(kpca.polynomial_kernel(rng.normal(size=(3, 2)), degree=0), np.ones((3, 3)))
+
+
+@pytest.mark.parametrize("kernel", [kpca.linear_kernel, kpca.polynomial_kernel, kpca.gaussian_kernel,
+                                    kpca.squared_distances])
+def test_tiled_computation_is_exact_and_symmetric_beyond_one_tile(rng, kernel):
+    X, Y = rng.normal(size=(1100, 3)), rng.normal(size=(700, 3))
+    K = kernel(X)
+    assert np.array_equal(K, K.T)
+    reference = {
+        kpca.linear_kernel: lambda A, B: A @ B.T,
+        kpca.polynomial_kernel: lambda A, B: (1 + A @ B.T) ** 2,
+        kpca.gaussian_kernel: lambda A, B: pairwise.rbf_kernel(A, B, gamma=0.5),
+        kpca.squared_distances: lambda A, B: pairwise.euclidean_distances(A, B, squared=True),
+    }[kernel]
+    np.testing.assert_allclose(K, reference(X, X), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(kernel(X, Y), reference(X, Y), rtol=1e-10, atol=1e-10)
