@@ -17,7 +17,7 @@ symbolic     sympy helpers for the symbolic claims (sympy imported lazily)
 """
 
 from .centering import center_kernel, center_test_kernel, centering_matrix
-from .eigen import align_signs, top_eigenpairs
+from .eigen import align_signs, numerical_rank, top_eigenpairs
 from .feature_maps import gaussian_feature_map_1d, polynomial_feature_map
 from .kernel_pca import KernelPCA
 from .kernels import gaussian_kernel, linear_kernel, make_kernel, polynomial_kernel, squared_distances
@@ -51,6 +51,7 @@ __all__ = [
     "center_test_kernel",
     "top_eigenpairs",
     "align_signs",
+    "numerical_rank",
     "PCA",
     "KernelPCA",
     "double_center",

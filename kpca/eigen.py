@@ -36,9 +36,13 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse.linalg
 
-__all__ = ["EIGEN_SOLVERS", "align_signs", "top_eigenpairs"]
+__all__ = ["EIGEN_SOLVERS", "RANK_RTOL", "align_signs", "numerical_rank", "top_eigenpairs"]
 
 EIGEN_SOLVERS = ("auto", "dense", "subspace", "arpack")
+
+#: Eigenvalues at or below ``RANK_RTOL`` times the largest are treated as zero: below
+#: what double-precision centring and eigensolvers resolve, so never divided by.
+RANK_RTOL = 1e-10
 
 # Below this size a dense decomposition is as fast as anything iterative.
 _DENSE_UP_TO = 600
@@ -75,6 +79,25 @@ def align_signs(V: np.ndarray) -> np.ndarray:
     signs[signs == 0] = 1.0
     V *= signs
     return V
+
+
+def numerical_rank(eigenvalues: np.ndarray, rtol: float = RANK_RTOL) -> int:
+    r"""Number of eigenvalues above ``rtol`` times the largest one (0 if none is positive).
+
+    This is the rank :math:`r` of the notes as a computer sees it: eigenvalues
+    of a positive semi-definite matrix that are zero in exact arithmetic come
+    out as round-off of either sign.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> numerical_rank(np.array([4.0, 1.0, 3e-15, -2e-15]))
+    2
+    """
+    w = np.asarray(eigenvalues, dtype=float)
+    if w.size == 0 or not np.max(w) > 0:
+        return 0
+    return int(np.count_nonzero(w > rtol * np.max(w)))
 
 
 def _dense(A: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -33,9 +33,8 @@ from ._validation import (
     check_symmetric,
 )
 from .centering import _center_kernel_inplace, _center_test_kernel_with_means
-from .eigen import EIGEN_SOLVERS, top_eigenpairs
+from .eigen import EIGEN_SOLVERS, numerical_rank, top_eigenpairs
 from .kernels import make_kernel
-from .pca import RANK_RTOL
 
 __all__ = ["KernelPCA"]
 
@@ -184,8 +183,7 @@ class KernelPCA:
             assume_psd=self._known_psd(),
         )
         del K
-        positive = mu > RANK_RTOL * max(float(mu[0]), 0.0) if mu.size else mu > 0
-        keep = int(np.count_nonzero(positive)) if mu.size and mu[0] > 0 else 0
+        keep = numerical_rank(mu)
         if keep == 0:
             raise ValueError(
                 "the kernel matrix has no positive eigenvalue after centring: there is no component"

@@ -17,14 +17,12 @@ from typing import Optional
 import numpy as np
 
 from ._validation import check_array, check_choice, check_is_fitted, check_n_components
-from .eigen import align_signs, top_eigenpairs
+from .eigen import RANK_RTOL, align_signs, numerical_rank, top_eigenpairs
 
 __all__ = ["PCA", "PCA_SOLVERS", "RANK_RTOL"]
 
 PCA_SOLVERS = ("auto", "covariance", "gram", "svd")
 
-#: Eigenvalues at or below ``RANK_RTOL`` times the largest are numerically zero.
-RANK_RTOL = 1e-10
 
 
 class PCA:
@@ -131,7 +129,7 @@ class PCA:
             mu, U = s[:want] ** 2, Vt[:want].T
 
         total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
-        keep = int(np.count_nonzero(mu > RANK_RTOL * max(float(mu[0]), 0.0))) if total > 0 else 0
+        keep = numerical_rank(mu) if total > 0 else 0
         if keep == 0:
             raise ValueError("X has zero variance after centring: there is no principal component")
         if k is not None and keep < k:
