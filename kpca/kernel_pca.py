@@ -168,6 +168,9 @@ class KernelPCA:
         else:
             X_fit = check_array(X, "X")
             K = kernel(X_fit)
+            if callable(self.kernel):
+                check_symmetric(K, "kernel(X, X)")
+                K = 0.5 * (K + K.T)
         n = K.shape[0]
         k = check_n_components(self.n_components, n)
 

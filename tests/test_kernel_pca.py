@@ -161,3 +161,8 @@ def test_nan_and_empty():
 def test_no_positive_eigenvalue():
     with pytest.raises(ValueError, match="no positive eigenvalue"):
         kpca.KernelPCA(kernel="linear").fit(np.ones((4, 2)))
+
+
+def test_non_symmetric_callable_kernel_is_rejected():
+    with pytest.raises(ValueError, match=r"kernel\(X, X\) must be symmetric"):
+        kpca.KernelPCA(kernel=lambda A, B: A @ (2 * B).T + A[:, :1]).fit(IRIS[:10])
