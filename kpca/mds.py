@@ -143,7 +143,7 @@ class ClassicalMDS:
             warnings.warn(
                 f"the dissimilarities are not Euclidean: G has {int(negative.sum())} negative "
                 f"eigenvalue(s), the most negative {spectrum[-1]:.4g} "
-                f"({abs(spectrum[-1]) / spectrum[0]:.2%} of the largest); their directions "
+                f"({abs(spectrum[-1]) / scale:.2%} of the largest magnitude); their directions "
                 "cannot be embedded and are left out",
                 NonEuclideanWarning,
                 stacklevel=2,
