@@ -236,6 +236,17 @@ class KernelPCA:
                     f"{self.X_fit_.shape[1]}"
                 )
             K_new = self.kernel_function()(X, self.X_fit_)
+        return self.scores_from_kernel(K_new)
+
+    def scores_from_kernel(self, K_new: np.ndarray) -> np.ndarray:
+        r"""Scores of new points from their uncentred kernel rows :math:`k(x_{\text{new}}, x_j)`.
+
+        ``K_new`` has shape (m, n_samples); it is centred with the training
+        means (when ``center`` is true) and multiplied by ``alphas_``.  This is
+        the second half of :meth:`transform`, for callers that already hold the
+        kernel rows.
+        """
+        check_is_fitted(self, "eigenvectors_")
         if self.center:
             K_new = _center_test_kernel_with_means(K_new, self.kernel_col_means_, self.kernel_mean_)
         return K_new @ self.alphas_

@@ -146,10 +146,10 @@ def reconstruction_error(model, X) -> np.ndarray:
     if X.shape[1] != model.X_fit_.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {model.X_fit_.shape[1]}")
     diag = _kernel_diagonal(model, X)
+    K_new = model.kernel_function()(X, model.X_fit_)  # evaluated once, for the centring and the scores
     if model.center:
-        K_new = model.kernel_function()(X, model.X_fit_)
         diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
-    Z = model.transform(X)
+    Z = model.scores_from_kernel(K_new)
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 
 
