@@ -17,10 +17,16 @@ from sphinx.application import Sphinx
 def _key(script) -> tuple:
     filename = getattr(script, "filename", script) or ""
     attributes = getattr(script, "attributes", {}) or {}
-    return (filename, tuple(sorted(attributes.items())), getattr(script, "priority", 500))
+    return (
+        filename,
+        tuple(sorted(attributes.items())),
+        getattr(script, "priority", 500),
+    )
 
 
-def dedupe_scripts(app: Sphinx, pagename, templatename, context, doctree) -> None:
+def dedupe_scripts(
+    app: Sphinx, pagename, templatename, context, doctree
+) -> None:
     scripts = context.get("script_files")
     if not scripts:
         return
@@ -36,4 +42,8 @@ def dedupe_scripts(app: Sphinx, pagename, templatename, context, doctree) -> Non
 def setup(app: Sphinx) -> dict:
     if sphinx.version_info < (8, 2):
         app.connect("html-page-context", dedupe_scripts, priority=900)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

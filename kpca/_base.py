@@ -17,7 +17,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BaseEstimator", "NotFittedError", "check_is_fitted", "check_n_features"]
+__all__ = [
+    "BaseEstimator",
+    "NotFittedError",
+    "check_is_fitted",
+    "check_n_features",
+]
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -60,7 +65,8 @@ class BaseEstimator:
         return sorted(
             name
             for name, p in signature.parameters.items()
-            if name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+            if name != "self"
+            and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
         )
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
@@ -114,7 +120,9 @@ class BaseEstimator:
         # Only scikit-learn calls this, so it is installed whenever this runs.
         from sklearn.utils import Tags, TargetTags, TransformerTags
 
-        tags = Tags(estimator_type=None, target_tags=TargetTags(required=False))
+        tags = Tags(
+            estimator_type=None, target_tags=TargetTags(required=False)
+        )
         if hasattr(self, "transform"):
             tags.transformer_tags = TransformerTags()
         return tags

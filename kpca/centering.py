@@ -125,7 +125,9 @@ def center_test_kernel(K_test, K_train) -> np.ndarray:
             f"K_test has {K_test.shape[1]} columns but K_train has {K_train.shape[0]} training points"
         )
     col_means = K_train.mean(axis=0)
-    return _center_test_kernel_with_means(K_test, col_means, float(col_means.mean()))
+    return _center_test_kernel_with_means(
+        K_test, col_means, float(col_means.mean())
+    )
 
 
 def _center_test_kernel_with_means(

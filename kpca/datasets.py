@@ -40,9 +40,27 @@ def circle_points(n: int = 12, radius: float = 1.0) -> np.ndarray:
 #: City names of R's ``eurodist`` data set (road distances in km between 21
 #: European cities), in the data set's order, from its documentation.
 EURODIST_CITIES = (
-    "Athens", "Barcelona", "Brussels", "Calais", "Cherbourg", "Cologne", "Copenhagen",
-    "Geneva", "Gibraltar", "Hamburg", "Hook of Holland", "Lisbon", "Lyons", "Madrid",
-    "Marseilles", "Milan", "Munich", "Paris", "Rome", "Stockholm", "Vienna",
+    "Athens",
+    "Barcelona",
+    "Brussels",
+    "Calais",
+    "Cherbourg",
+    "Cologne",
+    "Copenhagen",
+    "Geneva",
+    "Gibraltar",
+    "Hamburg",
+    "Hook of Holland",
+    "Lisbon",
+    "Lyons",
+    "Madrid",
+    "Marseilles",
+    "Milan",
+    "Munich",
+    "Paris",
+    "Rome",
+    "Stockholm",
+    "Vienna",
 )
 
 

@@ -36,7 +36,13 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse.linalg
 
-__all__ = ["EIGEN_SOLVERS", "RANK_RTOL", "align_signs", "numerical_rank", "top_eigenpairs"]
+__all__ = [
+    "EIGEN_SOLVERS",
+    "RANK_RTOL",
+    "align_signs",
+    "numerical_rank",
+    "top_eigenpairs",
+]
 
 EIGEN_SOLVERS = ("auto", "dense", "subspace", "arpack")
 
@@ -100,13 +106,19 @@ def numerical_rank(eigenvalues: np.ndarray, rtol: float = RANK_RTOL) -> int:
     return int(np.count_nonzero(w > rtol * np.max(w)))
 
 
-def _dense(A: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.ndarray]:
+def _dense(
+    A: np.ndarray, k: int, overwrite: bool
+) -> tuple[np.ndarray, np.ndarray]:
     n = A.shape[0]
     if k == n:
         w, V = scipy.linalg.eigh(A, overwrite_a=overwrite, check_finite=False)
     else:
         w, V = scipy.linalg.eigh(
-            A, subset_by_index=[n - k, n - 1], overwrite_a=overwrite, check_finite=False, driver="evr"
+            A,
+            subset_by_index=[n - k, n - 1],
+            overwrite_a=overwrite,
+            check_finite=False,
+            driver="evr",
         )
     return w[::-1], V[:, ::-1]
 
@@ -140,7 +152,9 @@ def _arpack(
 ) -> tuple[np.ndarray, np.ndarray]:
     # ARPACK stops when every Ritz pair has residual <= tol * |Ritz value|.
     v0 = rng.uniform(-1.0, 1.0, A.shape[0])
-    w, V = scipy.sparse.linalg.eigsh(A, k=k, which="LA", tol=tol, v0=v0, maxiter=max_iter)
+    w, V = scipy.sparse.linalg.eigsh(
+        A, k=k, which="LA", tol=tol, v0=v0, maxiter=max_iter
+    )
     order = np.argsort(w)[::-1]
     return w[order], V[:, order]
 
@@ -198,7 +212,9 @@ def top_eigenpairs(
            [0.7071]]))
     """
     if solver not in EIGEN_SOLVERS:
-        raise ValueError(f"eigen_solver must be one of {EIGEN_SOLVERS}, got {solver!r}")
+        raise ValueError(
+            f"eigen_solver must be one of {EIGEN_SOLVERS}, got {solver!r}"
+        )
     n = A.shape[0]
     if k is None or k >= n:
         k = n
@@ -226,5 +242,9 @@ def top_eigenpairs(
                 stacklevel=2,
             )
     else:  # arpack
-        w, V = _dense(A, k, overwrite) if k >= n - 1 else _arpack(A, k, tol, max_iter, rng)
+        w, V = (
+            _dense(A, k, overwrite)
+            if k >= n - 1
+            else _arpack(A, k, tol, max_iter, rng)
+        )
     return w, align_signs(V)

@@ -12,12 +12,23 @@ import math
 
 import numpy as np
 
-from ._validation import check_array, check_nonnegative_int, check_positive_float, check_real
+from ._validation import (
+    check_array,
+    check_nonnegative_int,
+    check_positive_float,
+    check_real,
+)
 
-__all__ = ["polynomial_exponents", "polynomial_feature_map", "gaussian_feature_map_1d"]
+__all__ = [
+    "polynomial_exponents",
+    "polynomial_feature_map",
+    "gaussian_feature_map_1d",
+]
 
 
-def polynomial_exponents(n_features: int, degree: int) -> list[tuple[int, ...]]:
+def polynomial_exponents(
+    n_features: int, degree: int
+) -> list[tuple[int, ...]]:
     r"""Exponent tuples :math:`(p_0, p_1, \dots, p_d)` with :math:`\sum_i p_i = p`.
 
     :math:`p_0` is the power of the constant; the tuples are in graded order
@@ -39,7 +50,9 @@ def polynomial_exponents(n_features: int, degree: int) -> list[tuple[int, ...]]:
     return tuples
 
 
-def polynomial_feature_map(X, degree: int = 2, coef0: float = 1.0) -> np.ndarray:
+def polynomial_feature_map(
+    X, degree: int = 2, coef0: float = 1.0
+) -> np.ndarray:
     r"""Feature map of the polynomial kernel :math:`(c + x^\top y)^p`.
 
     Each exponent tuple :math:`(p_0, \dots, p_d)` of :func:`polynomial_exponents`
@@ -78,12 +91,18 @@ def polynomial_feature_map(X, degree: int = 2, coef0: float = 1.0) -> np.ndarray
     columns = []
     for powers in polynomial_exponents(X.shape[1], p):
         p0, rest = powers[0], powers[1:]
-        weight = math.factorial(p) / math.prod(math.factorial(q) for q in powers)
-        columns.append(math.sqrt(weight * c**p0) * np.prod(X ** np.array(rest), axis=1))
+        weight = math.factorial(p) / math.prod(
+            math.factorial(q) for q in powers
+        )
+        columns.append(
+            math.sqrt(weight * c**p0) * np.prod(X ** np.array(rest), axis=1)
+        )
     return np.column_stack(columns)
 
 
-def gaussian_feature_map_1d(x, sigma: float = 1.0, n_terms: int = 10) -> np.ndarray:
+def gaussian_feature_map_1d(
+    x, sigma: float = 1.0, n_terms: int = 10
+) -> np.ndarray:
     r"""First ``n_terms`` coordinates of a feature map of the 1-D Gaussian kernel.
 
     .. math::

@@ -138,7 +138,9 @@ class KernelPCA:
             return None
         if isinstance(self.kernel, str):
             check_choice(self.kernel, "kernel", _NAMED_KERNELS)
-        return make_kernel(self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0)
+        return make_kernel(
+            self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
+        )
 
     def _known_psd(self) -> bool:
         if self.kernel in ("linear", "gaussian"):
@@ -154,15 +156,23 @@ class KernelPCA:
 
     def _fit(self, X) -> np.ndarray:
         if not isinstance(self.center, (bool, np.bool_)):
-            raise TypeError(f"center must be True or False, got {self.center!r}")
+            raise TypeError(
+                f"center must be True or False, got {self.center!r}"
+            )
         check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         if self.random_state is not None and (
-            isinstance(self.random_state, bool) or not isinstance(self.random_state, numbers.Integral)
+            isinstance(self.random_state, bool)
+            or not isinstance(self.random_state, numbers.Integral)
         ):
-            raise TypeError(f"random_state must be None or an integer, got {self.random_state!r}")
+            raise TypeError(
+                f"random_state must be None or an integer, got {self.random_state!r}"
+            )
         kernel = self.kernel_function()
         if kernel is None:
-            K = check_symmetric(check_array(X, "X (precomputed kernel)"), "X (precomputed kernel)")
+            K = check_symmetric(
+                check_array(X, "X (precomputed kernel)"),
+                "X (precomputed kernel)",
+            )
             X_fit = K.copy()
             K = 0.5 * (K + K.T)  # exactly symmetric from here on
         else:
@@ -175,7 +185,9 @@ class KernelPCA:
         k = check_n_components(self.n_components, n)
 
         if self.center:
-            K, self.kernel_col_means_, self.kernel_mean_ = _center_kernel_inplace(K, symmetric=True)
+            K, self.kernel_col_means_, self.kernel_mean_ = (
+                _center_kernel_inplace(K, symmetric=True)
+            )
         # Centring in place and letting the solver overwrite K keeps one n x n array alive.
         mu, V = top_eigenpairs(
             K,
@@ -248,5 +260,7 @@ class KernelPCA:
         """
         check_is_fitted(self, "eigenvectors_")
         if self.center:
-            K_new = _center_test_kernel_with_means(K_new, self.kernel_col_means_, self.kernel_mean_)
+            K_new = _center_test_kernel_with_means(
+                K_new, self.kernel_col_means_, self.kernel_mean_
+            )
         return K_new @ self.alphas_

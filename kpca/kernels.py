@@ -13,7 +13,12 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._validation import check_array, check_nonnegative_int, check_positive_float, check_real
+from ._validation import (
+    check_array,
+    check_nonnegative_int,
+    check_positive_float,
+    check_real,
+)
 
 __all__ = [
     "linear_kernel",
@@ -46,7 +51,9 @@ _TILE = 512
 TileFunction = Callable[[np.ndarray, np.ndarray, np.ndarray, bool], None]
 
 
-def _tiled(X: np.ndarray, Y: np.ndarray | None, finish: TileFunction | None) -> np.ndarray:
+def _tiled(
+    X: np.ndarray, Y: np.ndarray | None, finish: TileFunction | None
+) -> np.ndarray:
     """``finish(X @ Y.T)`` computed tile by tile.
 
     ``finish(T, sq_rows, sq_cols, on_diagonal)`` transforms a tile of inner
@@ -76,7 +83,9 @@ def _tiled(X: np.ndarray, Y: np.ndarray | None, finish: TileFunction | None) -> 
     return K
 
 
-def _to_squared_distances(T: np.ndarray, sq_rows: np.ndarray, sq_cols: np.ndarray, diagonal: bool) -> None:
+def _to_squared_distances(
+    T: np.ndarray, sq_rows: np.ndarray, sq_cols: np.ndarray, diagonal: bool
+) -> None:
     T *= -2.0
     # Adding the two norms to each other first keeps a diagonal tile symmetric.
     T += sq_rows[:, None] + sq_cols[None, :]
@@ -110,7 +119,9 @@ def linear_kernel(X, Y=None) -> np.ndarray:
     return _tiled(X, Y, None)
 
 
-def polynomial_kernel(X, Y=None, degree: int = 2, coef0: float = 1.0) -> np.ndarray:
+def polynomial_kernel(
+    X, Y=None, degree: int = 2, coef0: float = 1.0
+) -> np.ndarray:
     r"""Polynomial kernel :math:`k(x, y) = (c + x^\top y)^p`.
 
     With ``coef0`` :math:`c = 1` this is the kernel of the lecture notes, whose
@@ -227,22 +238,30 @@ def make_kernel(
     array([[8.]])
     """
     if callable(kernel):
+
         def k(X, Y=None, _f=kernel):
             X, Y = _pair(X, Y)
             out = check_array(_f(X, X if Y is None else Y), "kernel(X, Y)")
             expected = (X.shape[0], (X if Y is None else Y).shape[0])
             if out.shape != expected:
-                raise ValueError(f"the callable kernel returned shape {out.shape}, expected {expected}")
+                raise ValueError(
+                    f"the callable kernel returned shape {out.shape}, expected {expected}"
+                )
             return out
+
         return k
     if not isinstance(kernel, str):
-        raise TypeError(f"kernel must be a string or a callable, got {kernel!r}")
+        raise TypeError(
+            f"kernel must be a string or a callable, got {kernel!r}"
+        )
     if kernel == "linear":
         return linear_kernel
     if kernel == "polynomial":
         degree = check_nonnegative_int(degree, "degree")
         coef0 = check_real(coef0, "coef0")
-        return lambda X, Y=None: polynomial_kernel(X, Y, degree=degree, coef0=coef0)
+        return lambda X, Y=None: polynomial_kernel(
+            X, Y, degree=degree, coef0=coef0
+        )
     if kernel == "gaussian":
         sigma = check_positive_float(sigma, "sigma")
         return lambda X, Y=None: gaussian_kernel(X, Y, sigma=sigma)

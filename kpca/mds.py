@@ -22,7 +22,13 @@ import warnings
 
 import numpy as np
 
-from ._validation import check_array, check_choice, check_is_fitted, check_n_components, check_symmetric
+from ._validation import (
+    check_array,
+    check_choice,
+    check_is_fitted,
+    check_n_components,
+    check_symmetric,
+)
 from .centering import _center_kernel_inplace
 from .eigen import top_eigenpairs
 from .kernels import squared_distances
@@ -109,19 +115,29 @@ class ClassicalMDS:
     True
     """
 
-    def __init__(self, n_components: int = 2, dissimilarity: str = "euclidean") -> None:
+    def __init__(
+        self, n_components: int = 2, dissimilarity: str = "euclidean"
+    ) -> None:
         self.n_components = n_components
         self.dissimilarity = dissimilarity
 
     def fit(self, X, y=None) -> "ClassicalMDS":
         """Compute the embedding of ``X`` (data, or dissimilarities when precomputed)."""
-        check_choice(self.dissimilarity, "dissimilarity", ("euclidean", "precomputed"))
+        check_choice(
+            self.dissimilarity, "dissimilarity", ("euclidean", "precomputed")
+        )
         if self.dissimilarity == "precomputed":
-            D = check_symmetric(check_array(X, "X (dissimilarities)"), "X (dissimilarities)")
+            D = check_symmetric(
+                check_array(X, "X (dissimilarities)"), "X (dissimilarities)"
+            )
             if np.any(D < 0):
-                raise ValueError("X (dissimilarities) must not have negative entries")
+                raise ValueError(
+                    "X (dissimilarities) must not have negative entries"
+                )
             if np.any(np.diag(D) != 0):
-                raise ValueError("X (dissimilarities) must have a zero diagonal")
+                raise ValueError(
+                    "X (dissimilarities) must have a zero diagonal"
+                )
             D2 = 0.5 * (D * D + (D * D).T)
         else:
             D2 = squared_distances(check_array(X, "X"))
@@ -130,7 +146,9 @@ class ClassicalMDS:
             raise ValueError(f"MDS needs at least 2 points, got {n}")
         d = check_n_components(self.n_components, n)
         if d is None:
-            raise TypeError("n_components must be a positive integer, got None")
+            raise TypeError(
+                "n_components must be a positive integer, got None"
+            )
         G = _center_kernel_inplace(D2, symmetric=True)[0]
         G *= -0.5
         self.gram_ = G
@@ -138,7 +156,9 @@ class ClassicalMDS:
         scale = max(float(np.max(np.abs(spectrum))), np.finfo(float).tiny)
         negative = spectrum < -1e-10 * scale
         self.spectrum_ = spectrum
-        self.negative_mass_ = float(np.sum(np.abs(spectrum[negative])) / np.sum(np.abs(spectrum)))
+        self.negative_mass_ = float(
+            np.sum(np.abs(spectrum[negative])) / np.sum(np.abs(spectrum))
+        )
         if negative.any():
             warnings.warn(
                 f"the dissimilarities are not Euclidean: G has {int(negative.sum())} negative "
@@ -160,7 +180,9 @@ class ClassicalMDS:
                 stacklevel=2,
             )
         # Round-off "zeros" get exactly zero coordinates, like the negative eigenvalues.
-        self.embedding_ = self.eigenvectors_ * np.sqrt(np.where(nonpositive, 0.0, lam))
+        self.embedding_ = self.eigenvectors_ * np.sqrt(
+            np.where(nonpositive, 0.0, lam)
+        )
         residual = G - self.embedding_ @ self.embedding_.T
         self.strain_ = float(np.einsum("ij,ij->", residual, residual))
         return self

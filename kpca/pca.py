@@ -16,13 +16,17 @@ from typing import Optional
 
 import numpy as np
 
-from ._validation import check_array, check_choice, check_is_fitted, check_n_components
+from ._validation import (
+    check_array,
+    check_choice,
+    check_is_fitted,
+    check_n_components,
+)
 from .eigen import RANK_RTOL, align_signs, numerical_rank, top_eigenpairs
 
 __all__ = ["PCA", "PCA_SOLVERS", "RANK_RTOL"]
 
 PCA_SOLVERS = ("auto", "covariance", "gram", "svd")
-
 
 
 class PCA:
@@ -102,12 +106,17 @@ class PCA:
         n, d = X.shape
         k = check_n_components(self.n_components, min(n, d))
         if not isinstance(self.standardize, (bool, np.bool_)):
-            raise TypeError(f"standardize must be True or False, got {self.standardize!r}")
+            raise TypeError(
+                f"standardize must be True or False, got {self.standardize!r}"
+            )
         self.mean_ = X.mean(axis=0)
         self.scale_ = None
         if self.standardize:
             scale = X.std(axis=0)
-            constant = np.flatnonzero(scale <= np.finfo(float).eps * np.maximum(np.abs(self.mean_), 1.0))
+            constant = np.flatnonzero(
+                scale
+                <= np.finfo(float).eps * np.maximum(np.abs(self.mean_), 1.0)
+            )
             if constant.size:
                 raise ValueError(
                     f"X has constant feature(s) {constant.tolist()}: they cannot be standardized "
@@ -131,7 +140,9 @@ class PCA:
         total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
         keep = numerical_rank(mu) if total > 0 else 0
         if keep == 0:
-            raise ValueError("X has zero variance after centring: there is no principal component")
+            raise ValueError(
+                "X has zero variance after centring: there is no principal component"
+            )
         if k is not None and keep < k:
             warnings.warn(
                 f"n_components={k} exceeds the numerical rank {keep} of the centred data; "
@@ -177,7 +188,9 @@ class PCA:
         check_is_fitted(self, "components_")
         Z = check_array(Z, "Z")
         if Z.shape[1] != self.n_components_:
-            raise ValueError(f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} components")
+            raise ValueError(
+                f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} components"
+            )
         X = Z @ self.components_
         if self.scale_ is not None:
             X *= self.scale_

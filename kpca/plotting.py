@@ -29,7 +29,9 @@ def scatter_labelled(
 
     Z = np.asarray(Z, dtype=float)
     if Z.ndim != 2 or Z.shape[1] < 1:
-        raise ValueError(f"Z must be a 2-D array with at least one column, got shape {Z.shape}")
+        raise ValueError(
+            f"Z must be a 2-D array with at least one column, got shape {Z.shape}"
+        )
     if ax is None:
         _, ax = plt.subplots(figsize=(4.5, 4))
     y = Z[:, 1] if Z.shape[1] > 1 else np.zeros(len(Z))
@@ -69,7 +71,12 @@ def image_grid(
     images = np.asarray(images, dtype=float)
     n = len(images)
     n_rows = int(np.ceil(n / n_cols))
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(size * n_cols, size * 1.15 * n_rows), squeeze=False)
+    fig, axes = plt.subplots(
+        n_rows,
+        n_cols,
+        figsize=(size * n_cols, size * 1.15 * n_rows),
+        squeeze=False,
+    )
     for i, ax in enumerate(axes.flat):
         ax.axis("off")
         if i >= n:
@@ -142,24 +149,35 @@ def scatter_matrix(
 
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] < 2:
-        raise ValueError(f"X must be a 2-D array with at least two columns, got shape {X.shape}")
+        raise ValueError(
+            f"X must be a 2-D array with at least two columns, got shape {X.shape}"
+        )
     d = X.shape[1]
     if feature_names is None:
         feature_names = [f"x{j + 1}" for j in range(d)]
     if len(feature_names) != d:
-        raise ValueError(f"feature_names has {len(feature_names)} entries for {d} columns")
+        raise ValueError(
+            f"feature_names has {len(feature_names)} entries for {d} columns"
+        )
     groups: list[tuple[Optional[str], np.ndarray]]
     if labels is None:
         groups = [(None, np.ones(len(X), dtype=bool))]
     else:
         labels = np.asarray(labels)
         if len(labels) != len(X):
-            raise ValueError(f"labels has {len(labels)} entries for {len(X)} samples")
+            raise ValueError(
+                f"labels has {len(labels)} entries for {len(X)} samples"
+            )
         uniq = np.unique(labels)
-        groups = [(names[i] if names is not None else str(lab), labels == lab) for i, lab in enumerate(uniq)]
+        groups = [
+            (names[i] if names is not None else str(lab), labels == lab)
+            for i, lab in enumerate(uniq)
+        ]
     R = np.corrcoef(X, rowvar=False)
     fig, axes = plt.subplots(d, d, figsize=(size * d, size * d), squeeze=False)
-    edges = [np.histogram_bin_edges(X[:, j], bins=bins) for j in range(d)]  # same bins for every class
+    edges = [
+        np.histogram_bin_edges(X[:, j], bins=bins) for j in range(d)
+    ]  # same bins for every class
     for i in range(d):
         for j in range(d):
             ax = axes[i, j]
@@ -168,10 +186,26 @@ def scatter_matrix(
                 if i == j:
                     ax.hist(X[mask, j], bins=edges[j], color=colour, alpha=0.6)
                 else:
-                    ax.scatter(X[mask, j], X[mask, i], color=colour, label=name, **scatter_kwargs)
+                    ax.scatter(
+                        X[mask, j],
+                        X[mask, i],
+                        color=colour,
+                        label=name,
+                        **scatter_kwargs,
+                    )
             if i != j and show_corr:
-                ax.text(0.03, 0.97, f"r = {R[i, j]:.2f}", transform=ax.transAxes, va="top", ha="left", fontsize=8,
-                        bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1))
+                ax.text(
+                    0.03,
+                    0.97,
+                    f"r = {R[i, j]:.2f}",
+                    transform=ax.transAxes,
+                    va="top",
+                    ha="left",
+                    fontsize=8,
+                    bbox=dict(
+                        facecolor="white", alpha=0.8, edgecolor="none", pad=1
+                    ),
+                )
             if i == d - 1:
                 ax.set_xlabel(feature_names[j])
             else:
@@ -182,5 +216,11 @@ def scatter_matrix(
                 ax.tick_params(labelleft=False)
     if labels is not None:
         handles, legend_labels = axes[0, 1].get_legend_handles_labels()
-        fig.legend(handles, legend_labels, loc="outside upper center", ncols=len(groups), frameon=False)
+        fig.legend(
+            handles,
+            legend_labels,
+            loc="outside upper center",
+            ncols=len(groups),
+            frameon=False,
+        )
     return fig

@@ -31,9 +31,18 @@ import warnings
 
 import numpy as np
 
-from ._validation import check_array, check_is_fitted, check_nonnegative_int, check_positive_float
+from ._validation import (
+    check_array,
+    check_is_fitted,
+    check_nonnegative_int,
+    check_positive_float,
+)
 
-__all__ = ["feature_space_coefficients", "reconstruction_error", "gaussian_preimage"]
+__all__ = [
+    "feature_space_coefficients",
+    "reconstruction_error",
+    "gaussian_preimage",
+]
 
 
 def _check_scores(model, Z) -> np.ndarray:
@@ -141,19 +150,27 @@ def reconstruction_error(model, X) -> np.ndarray:
     """
     check_is_fitted(model, "eigenvectors_")
     if model.kernel == "precomputed":
-        raise ValueError("reconstruction_error needs k(x, x), which a precomputed kernel does not give")
+        raise ValueError(
+            "reconstruction_error needs k(x, x), which a precomputed kernel does not give"
+        )
     X = check_array(X, "X")
     if X.shape[1] != model.X_fit_.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {model.X_fit_.shape[1]}")
+        raise ValueError(
+            f"X has {X.shape[1]} features, but the model was fitted with {model.X_fit_.shape[1]}"
+        )
     diag = _kernel_diagonal(model, X)
-    K_new = model.kernel_function()(X, model.X_fit_)  # evaluated once, for the centring and the scores
+    K_new = model.kernel_function()(
+        X, model.X_fit_
+    )  # evaluated once, for the centring and the scores
     if model.center:
         diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
     Z = model.scores_from_kernel(K_new)
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 
 
-def gaussian_preimage(model, Z, x0, *, max_iter: int = 500, tol: float = 1e-9) -> np.ndarray:
+def gaussian_preimage(
+    model, Z, x0, *, max_iter: int = 500, tol: float = 1e-9
+) -> np.ndarray:
     r"""Approximate pre-images for the Gaussian kernel by fixed-point iteration.
 
     For the reconstruction :math:`\psi = \sum_j \gamma_j\phi(x_j)` of scores
@@ -203,14 +220,18 @@ def gaussian_preimage(model, Z, x0, *, max_iter: int = 500, tol: float = 1e-9) -
     """
     check_is_fitted(model, "eigenvectors_")
     if model.kernel != "gaussian":
-        raise ValueError(f"gaussian_preimage needs a model with kernel='gaussian', got {model.kernel!r}")
+        raise ValueError(
+            f"gaussian_preimage needs a model with kernel='gaussian', got {model.kernel!r}"
+        )
     max_iter = check_nonnegative_int(max_iter, "max_iter")
     tol = check_positive_float(tol, "tol")
     Gamma = feature_space_coefficients(model, Z)
     X_fit = model.X_fit_
     x = check_array(x0, "x0").copy()
     if x.shape != (Gamma.shape[0], X_fit.shape[1]):
-        raise ValueError(f"x0 must have shape {(Gamma.shape[0], X_fit.shape[1])}, got {x.shape}")
+        raise ValueError(
+            f"x0 must have shape {(Gamma.shape[0], X_fit.shape[1])}, got {x.shape}"
+        )
     # Imported here: kernels imports nothing from this module, but keep the namespace small.
     from .kernels import gaussian_kernel
 
@@ -219,7 +240,9 @@ def gaussian_preimage(model, Z, x0, *, max_iter: int = 500, tol: float = 1e-9) -
         if not active.any():
             break
         idx = np.flatnonzero(active)
-        weights = Gamma[idx] * gaussian_kernel(x[idx], X_fit, sigma=model.sigma)
+        weights = Gamma[idx] * gaussian_kernel(
+            x[idx], X_fit, sigma=model.sigma
+        )
         denom = weights.sum(axis=1)
         ok = np.abs(denom) > 1e-12
         new = x[idx].copy()

@@ -58,16 +58,24 @@ def symbol_matrix(name: str, rows: int, cols: int) -> "sympy.Matrix":
 
     rows = check_nonnegative_int(rows, "rows")
     cols = check_nonnegative_int(cols, "cols")
-    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}", real=True))
+    return sympy.Matrix(
+        rows,
+        cols,
+        lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}", real=True),
+    )
 
 
-def polynomial_kernel_expr(x: "sympy.Matrix", y: "sympy.Matrix", degree: int = 2, coef0=1) -> "sympy.Expr":
+def polynomial_kernel_expr(
+    x: "sympy.Matrix", y: "sympy.Matrix", degree: int = 2, coef0=1
+) -> "sympy.Expr":
     r"""The expression :math:`(c + x^\top y)^p` (not expanded)."""
     degree = check_nonnegative_int(degree, "degree")
     return (coef0 + (x.T * y)[0, 0]) ** degree
 
 
-def polynomial_feature_vector(x: "sympy.Matrix", degree: int = 2, coef0=1) -> "sympy.Matrix":
+def polynomial_feature_vector(
+    x: "sympy.Matrix", degree: int = 2, coef0=1
+) -> "sympy.Matrix":
     r"""Symbolic feature map of :math:`(c + x^\top y)^p`, multinomial weights included.
 
     Same feature order as :func:`kpca.feature_maps.polynomial_feature_map`.
@@ -84,9 +92,13 @@ def polynomial_feature_vector(x: "sympy.Matrix", degree: int = 2, coef0=1) -> "s
     degree = check_nonnegative_int(degree, "degree")
     entries = []
     for powers in polynomial_exponents(len(x), degree):
-        weight = sympy.Integer(math.factorial(degree)) / math.prod(math.factorial(q) for q in powers)
+        weight = sympy.Integer(math.factorial(degree)) / math.prod(
+            math.factorial(q) for q in powers
+        )
         monomial = sympy.Mul(*[xi**q for xi, q in zip(x, powers[1:])])
-        entries.append(sympy.sqrt(weight * sympy.sympify(coef0) ** powers[0]) * monomial)
+        entries.append(
+            sympy.sqrt(weight * sympy.sympify(coef0) ** powers[0]) * monomial
+        )
     return sympy.Matrix(entries)
 
 
@@ -96,7 +108,10 @@ def monomials_of_polynomial_kernel(d: int, degree: int) -> list:
 
     x, y = symbol_vector("x", d), symbol_vector("y", d)
     expanded = sympy.expand(polynomial_kernel_expr(x, y, degree))
-    return [sympy.Mul(*[g**e for g, e in zip(x, m[:d])]) for m in sympy.Poly(expanded, *x).monoms()]
+    return [
+        sympy.Mul(*[g**e for g, e in zip(x, m[:d])])
+        for m in sympy.Poly(expanded, *x).monoms()
+    ]
 
 
 def count_polynomial_features(d: int, degree: int) -> int:

@@ -3,7 +3,11 @@
 import pathlib
 import runpy
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "bench_kernel_pca.py"
+SCRIPT = (
+    pathlib.Path(__file__).resolve().parents[1]
+    / "benchmarks"
+    / "bench_kernel_pca.py"
+)
 
 
 def test_benchmark_runs_and_prints_ratios(capsys):

@@ -24,23 +24,34 @@ def test_center_kernel_equals_explicit_centring(rng):
     X = rng.normal(size=(8, 2))
     phi = kpca.polynomial_feature_map(X, degree=2)
     phi_c = phi - phi.mean(axis=0)
-    np.testing.assert_allclose(kpca.center_kernel(kpca.polynomial_kernel(X)), phi_c @ phi_c.T, atol=1e-12)
+    np.testing.assert_allclose(
+        kpca.center_kernel(kpca.polynomial_kernel(X)),
+        phi_c @ phi_c.T,
+        atol=1e-12,
+    )
 
 
 def test_center_test_kernel_matches_explicit_and_sklearn(rng):
     X, X_new = rng.normal(size=(9, 2)), rng.normal(size=(4, 2))
-    phi, phi_new = kpca.polynomial_feature_map(X), kpca.polynomial_feature_map(X_new)
+    phi, phi_new = (
+        kpca.polynomial_feature_map(X),
+        kpca.polynomial_feature_map(X_new),
+    )
     mean = phi.mean(axis=0)
     expected = (phi_new - mean) @ (phi - mean).T
     K, K_new = kpca.polynomial_kernel(X), kpca.polynomial_kernel(X_new, X)
     got = kpca.center_test_kernel(K_new, K)
     np.testing.assert_allclose(got, expected, atol=1e-12)
-    np.testing.assert_allclose(got, KernelCenterer().fit(K).transform(K_new), atol=1e-12)
+    np.testing.assert_allclose(
+        got, KernelCenterer().fit(K).transform(K_new), atol=1e-12
+    )
 
 
 def test_center_test_kernel_on_training_points(rng):
     K = kpca.gaussian_kernel(rng.normal(size=(7, 3)))
-    np.testing.assert_allclose(kpca.center_test_kernel(K, K), kpca.center_kernel(K), atol=1e-15)
+    np.testing.assert_allclose(
+        kpca.center_test_kernel(K, K), kpca.center_kernel(K), atol=1e-15
+    )
 
 
 def test_centering_matrix_is_projection():
@@ -56,7 +67,9 @@ def test_bad_inputs():
         kpca.center_kernel(np.array([[1.0, np.nan], [np.nan, 1.0]]))
     with pytest.raises(ValueError, match="K_train must be a square matrix"):
         kpca.center_test_kernel(np.ones((2, 3)), np.ones((3, 2)))
-    with pytest.raises(ValueError, match="K_test has 2 columns but K_train has 3"):
+    with pytest.raises(
+        ValueError, match="K_test has 2 columns but K_train has 3"
+    ):
         kpca.center_test_kernel(np.ones((2, 2)), np.ones((3, 3)))
     with pytest.raises(ValueError, match="n must be a positive integer"):
         kpca.centering_matrix(0)

@@ -6,22 +6,34 @@ import re
 
 import pytest
 
-CHAPTERS = sorted((pathlib.Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb"))
+CHAPTERS = sorted(
+    (pathlib.Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb")
+)
 COLAB_INSTALL = 'if importlib.util.find_spec("kpca") is None:'
 
 
 def code_cells(path):
-    return [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    return [
+        c
+        for c in json.loads(path.read_text())["cells"]
+        if c["cell_type"] == "code"
+    ]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_every_figure_is_numbered_and_captioned(path):
     for i, cell in enumerate(code_cells(path)):
-        images = sum("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+        images = sum(
+            "image/png" in o.get("data", {}) for o in cell.get("outputs", [])
+        )
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
         if images:
-            assert images == 1, f"code cell {i} shows {images} images; one figure per cell"
-            assert figure.get("name") and figure.get("caption"), f"code cell {i}: figure without name/caption"
+            assert images == 1, (
+                f"code cell {i} shows {images} images; one figure per cell"
+            )
+            assert figure.get("name") and figure.get("caption"), (
+                f"code cell {i}: figure without name/caption"
+            )
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
@@ -29,19 +41,44 @@ def test_cells_are_executed_without_errors_paths_or_addresses(path):
     for i, cell in enumerate(code_cells(path)):
         tags = cell.get("metadata", {}).get("tags", [])
         source = "".join(cell["source"])
-        assert not source.strip() or cell["execution_count"] is not None, f"code cell {i} never executed"
-        assert "sys.path" not in source, f"code cell {i} edits sys.path; install kpca instead"
+        assert not source.strip() or cell["execution_count"] is not None, (
+            f"code cell {i} never executed"
+        )
+        assert "sys.path" not in source, (
+            f"code cell {i} edits sys.path; install kpca instead"
+        )
         outputs = cell.get("outputs", [])
         if "raises-exception" not in tags:
-            assert not any(o["output_type"] == "error" for o in outputs), f"code cell {i} stored an error"
-        text = json.dumps([[o.get("text"), o.get("traceback")] + [o.get("data", {}).get(m) for m in
-                           ("text/plain", "text/html", "text/latex", "text/markdown")] for o in outputs])
-        assert not re.search(r"/(tmp|root|home|work)/", text), f"code cell {i} shows a path of this machine"
-        assert not re.search(r"\bat 0x[0-9a-f]{6,}", text), f"code cell {i} shows a memory address"
+            assert not any(o["output_type"] == "error" for o in outputs), (
+                f"code cell {i} stored an error"
+            )
+        text = json.dumps(
+            [
+                [o.get("text"), o.get("traceback")]
+                + [
+                    o.get("data", {}).get(m)
+                    for m in (
+                        "text/plain",
+                        "text/html",
+                        "text/latex",
+                        "text/markdown",
+                    )
+                ]
+                for o in outputs
+            ]
+        )
+        assert not re.search(r"/(tmp|root|home|work)/", text), (
+            f"code cell {i} shows a path of this machine"
+        )
+        assert not re.search(r"\bat 0x[0-9a-f]{6,}", text), (
+            f"code cell {i} shows a memory address"
+        )
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_chapter_installs_kpca_on_colab(path):
     first = code_cells(path)[0]
-    assert COLAB_INSTALL in "".join(first["source"]), "the first code cell must install kpca where it is missing"
+    assert COLAB_INSTALL in "".join(first["source"]), (
+        "the first code cell must install kpca where it is missing"
+    )
     assert "remove-cell" in first.get("metadata", {}).get("tags", [])

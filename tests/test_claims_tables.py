@@ -23,7 +23,10 @@ def claims_table_ids() -> dict[str, set[str]]:
         ids = set()
         for cell in json.loads(path.read_text())["cells"]:
             source = "".join(cell["source"])
-            if cell["cell_type"] != "markdown" or "What the notes claim" not in source:
+            if (
+                cell["cell_type"] != "markdown"
+                or "What the notes claim" not in source
+            ):
                 continue
             for line in source.splitlines():
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -35,9 +38,17 @@ def claims_table_ids() -> dict[str, set[str]]:
 
 def test_every_claim_of_the_notes_is_in_a_claims_table():
     covered = set().union(*claims_table_ids().values())
-    required = {f"S{note}-{i:02d}" for note, count in CLAIMS_PER_NOTE.items() for i in range(1, count + 1)}
-    assert not sorted(required - covered), f"claims missing from every table: {sorted(required - covered)}"
-    assert not sorted(covered - required), f"unknown claim ids in tables: {sorted(covered - required)}"
+    required = {
+        f"S{note}-{i:02d}"
+        for note, count in CLAIMS_PER_NOTE.items()
+        for i in range(1, count + 1)
+    }
+    assert not sorted(required - covered), (
+        f"claims missing from every table: {sorted(required - covered)}"
+    )
+    assert not sorted(covered - required), (
+        f"unknown claim ids in tables: {sorted(covered - required)}"
+    )
 
 
 def test_every_chapter_has_a_claims_table():

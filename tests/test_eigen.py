@@ -17,11 +17,15 @@ def test_solvers_agree_with_full_eigh(rng, solver):
     w, V = top_eigenpairs(A, 6, solver=solver)
     w_ref, V_ref = np.linalg.eigh(A)
     np.testing.assert_allclose(w, w_ref[::-1][:6], rtol=1e-9)
-    np.testing.assert_allclose(V, align_signs(V_ref[:, ::-1][:, :6]), atol=1e-7)
+    np.testing.assert_allclose(
+        V, align_signs(V_ref[:, ::-1][:, :6]), atol=1e-7
+    )
 
 
 def test_auto_on_large_kernel_matches_dense(rng):
-    K = kpca.center_kernel(kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0))
+    K = kpca.center_kernel(
+        kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
+    )
     w_a, V_a = top_eigenpairs(K, 8, solver="auto")
     w_d, V_d = top_eigenpairs(K, 8, solver="dense")
     np.testing.assert_allclose(w_a, w_d, rtol=1e-10)

@@ -21,29 +21,46 @@ def test_matches_sklearn_up_to_sign(solver):
 
 def test_solvers_identical_with_sign_convention(rng):
     X = rng.normal(size=(40, 6)) @ rng.normal(size=(6, 6))
-    fits = [kpca.PCA(4, solver=s).fit(X) for s in ("covariance", "gram", "svd")]
+    fits = [
+        kpca.PCA(4, solver=s).fit(X) for s in ("covariance", "gram", "svd")
+    ]
     for f in fits[1:]:
-        np.testing.assert_allclose(f.components_, fits[0].components_, atol=1e-9)
-        np.testing.assert_allclose(f.explained_variance_, fits[0].explained_variance_, rtol=1e-10)
+        np.testing.assert_allclose(
+            f.components_, fits[0].components_, atol=1e-9
+        )
+        np.testing.assert_allclose(
+            f.explained_variance_, fits[0].explained_variance_, rtol=1e-10
+        )
 
 
 def test_wide_data_gram_and_covariance_agree(rng):
     X = rng.normal(size=(15, 200))
     a = kpca.PCA(solver="gram").fit(X)
     b = kpca.PCA(solver="covariance").fit(X)
-    assert a.n_components_ == b.n_components_ == 14  # rank of centred data is n - 1
+    assert (
+        a.n_components_ == b.n_components_ == 14
+    )  # rank of centred data is n - 1
     np.testing.assert_allclose(a.components_, b.components_, atol=1e-8)
-    np.testing.assert_allclose(a.components_ @ a.components_.T, np.eye(14), atol=1e-10)
+    np.testing.assert_allclose(
+        a.components_ @ a.components_.T, np.eye(14), atol=1e-10
+    )
 
 
 def test_standardised_iris_numbers():
     pca = kpca.PCA(standardize=True).fit(IRIS)
-    np.testing.assert_allclose(pca.explained_variance_ratio_[:2].sum(), 0.9581, atol=1e-4)
-    np.testing.assert_allclose(pca.explained_variance_ratio_.round(4), [0.7296, 0.2285, 0.0367, 0.0052])
+    np.testing.assert_allclose(
+        pca.explained_variance_ratio_[:2].sum(), 0.9581, atol=1e-4
+    )
+    np.testing.assert_allclose(
+        pca.explained_variance_ratio_.round(4),
+        [0.7296, 0.2285, 0.0367, 0.0052],
+    )
     np.testing.assert_allclose(pca.explained_variance_.sum(), 4.0, rtol=1e-12)
     np.testing.assert_allclose(pca.scale_, IRIS.std(axis=0))
     Z = pca.transform(IRIS)
-    Z_ref = decomposition.PCA().fit_transform(StandardScaler().fit_transform(IRIS))
+    Z_ref = decomposition.PCA().fit_transform(
+        StandardScaler().fit_transform(IRIS)
+    )
     assert_equal_up_to_sign(Z, Z_ref, atol=1e-9)
 
 
@@ -55,16 +72,24 @@ def test_centred_iris_ratios():
 def test_explained_variance_is_score_variance_one_over_n(rng):
     X = rng.normal(size=(50, 4))
     pca = kpca.PCA().fit(X)
-    np.testing.assert_allclose(pca.transform(X).var(axis=0), pca.explained_variance_, rtol=1e-10)
-    np.testing.assert_allclose(pca.singular_values_**2 / 50, pca.explained_variance_, rtol=1e-12)
-    np.testing.assert_allclose(pca.total_variance_, X.var(axis=0).sum(), rtol=1e-12)
+    np.testing.assert_allclose(
+        pca.transform(X).var(axis=0), pca.explained_variance_, rtol=1e-10
+    )
+    np.testing.assert_allclose(
+        pca.singular_values_**2 / 50, pca.explained_variance_, rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        pca.total_variance_, X.var(axis=0).sum(), rtol=1e-12
+    )
 
 
 def test_inverse_transform_round_trip(rng):
     X = rng.normal(size=(30, 5))
     for standardize in (False, True):
         pca = kpca.PCA(standardize=standardize).fit(X)
-        np.testing.assert_allclose(pca.inverse_transform(pca.transform(X)), X, atol=1e-10)
+        np.testing.assert_allclose(
+            pca.inverse_transform(pca.transform(X)), X, atol=1e-10
+        )
 
 
 def test_sign_convention_on_components():
@@ -84,8 +109,16 @@ def test_rank_deficient_warns_and_keeps_rank(rng):
 
 
 # -- bad input -----------------------------------------------------------------
-@pytest.mark.parametrize("n_components, exc", [(0, ValueError), (5, ValueError), (2.0, TypeError),
-                                               ("2", TypeError), (True, TypeError)])
+@pytest.mark.parametrize(
+    "n_components, exc",
+    [
+        (0, ValueError),
+        (5, ValueError),
+        (2.0, TypeError),
+        ("2", TypeError),
+        (True, TypeError),
+    ],
+)
 def test_bad_n_components(n_components, exc):
     with pytest.raises(exc, match="n_components"):
         kpca.PCA(n_components=n_components).fit(IRIS)
@@ -103,7 +136,9 @@ def test_transform_before_fit():
 
 def test_feature_mismatch():
     pca = kpca.PCA(2).fit(IRIS)
-    with pytest.raises(ValueError, match="X has 3 features, but this PCA was fitted with 4"):
+    with pytest.raises(
+        ValueError, match="X has 3 features, but this PCA was fitted with 4"
+    ):
         pca.transform(IRIS[:, :3])
     with pytest.raises(ValueError, match="Z has 3 columns"):
         pca.inverse_transform(np.ones((2, 3)))

@@ -4,7 +4,11 @@ import numpy as np
 import pytest
 
 import kpca
-from kpca.preimage import feature_space_coefficients, gaussian_preimage, reconstruction_error
+from kpca.preimage import (
+    feature_space_coefficients,
+    gaussian_preimage,
+    reconstruction_error,
+)
 
 
 def _explicit_projection(Phi_train, Phi, k):
@@ -18,7 +22,9 @@ def _explicit_projection(Phi_train, Phi, k):
 @pytest.mark.parametrize("center", [True, False])
 def test_coefficients_rebuild_the_explicit_reconstruction(rng, center):
     X = rng.normal(size=(12, 2))
-    kp = kpca.KernelPCA(n_components=3, kernel="polynomial", degree=2, center=center).fit(X)
+    kp = kpca.KernelPCA(
+        n_components=3, kernel="polynomial", degree=2, center=center
+    ).fit(X)
     Phi = kpca.polynomial_feature_map(X, degree=2)
     Gamma = feature_space_coefficients(kp, kp.transform(X))
     if center:
@@ -33,24 +39,40 @@ def test_coefficients_rebuild_the_explicit_reconstruction(rng, center):
 def test_reconstruction_error_matches_explicit_features(rng):
     X, X_new = rng.normal(size=(15, 2)), rng.normal(size=(6, 2))
     kp = kpca.KernelPCA(n_components=2, kernel="polynomial", degree=2).fit(X)
-    Phi, Phi_new = kpca.polynomial_feature_map(X, 2), kpca.polynomial_feature_map(X_new, 2)
-    expected = np.sum((Phi_new - _explicit_projection(Phi, Phi_new, 2)) ** 2, axis=1)
-    np.testing.assert_allclose(reconstruction_error(kp, X_new), expected, rtol=1e-8, atol=1e-10)
+    Phi, Phi_new = (
+        kpca.polynomial_feature_map(X, 2),
+        kpca.polynomial_feature_map(X_new, 2),
+    )
+    expected = np.sum(
+        (Phi_new - _explicit_projection(Phi, Phi_new, 2)) ** 2, axis=1
+    )
+    np.testing.assert_allclose(
+        reconstruction_error(kp, X_new), expected, rtol=1e-8, atol=1e-10
+    )
 
 
-@pytest.mark.parametrize("kernel", ["gaussian", "linear", "polynomial", "callable"])
+@pytest.mark.parametrize(
+    "kernel", ["gaussian", "linear", "polynomial", "callable"]
+)
 def test_reconstruction_error_is_zero_with_all_components(rng, kernel):
     X = rng.normal(size=(8, 3))
-    kern = (lambda A, B: (A @ B.T + 2.0) ** 2) if kernel == "callable" else kernel
+    kern = (
+        (lambda A, B: (A @ B.T + 2.0) ** 2) if kernel == "callable" else kernel
+    )
     kp = kpca.KernelPCA(kernel=kern).fit(X)
-    scale = float(np.max(np.abs(kpca.KernelPCA(kernel=kern).fit(X).eigenvalues_)))
+    scale = float(
+        np.max(np.abs(kpca.KernelPCA(kernel=kern).fit(X).eigenvalues_))
+    )
     assert np.all(reconstruction_error(kp, X) <= 1e-9 * max(scale, 1.0))
 
 
 def test_reconstruction_error_flags_outliers(rng):
     X = rng.normal(scale=0.3, size=(100, 2))
     kp = kpca.KernelPCA(n_components=5, sigma=0.5).fit(X)
-    inside, outside = reconstruction_error(kp, X), reconstruction_error(kp, np.array([[4.0, 4.0]]))
+    inside, outside = (
+        reconstruction_error(kp, X),
+        reconstruction_error(kp, np.array([[4.0, 4.0]])),
+    )
     assert outside[0] > inside.max()
     # Far from every training point phi(x) is orthogonal to them all, so the error is
     # ||phi(x)||^2 + ||(I - P) mean||^2, between 1 and 1 + ||mean||^2.
@@ -72,12 +94,16 @@ def test_preimage_is_a_stationary_point_and_denoises(rng):
     Z = kp.transform(X)
     P = gaussian_preimage(kp, Z, x0=X, tol=1e-12, max_iter=5000)
     # Stationarity of sum_j gamma_j k(x, x_j): sum_j gamma_j k(x, x_j) (x_j - x) = 0.
-    W = feature_space_coefficients(kp, Z) * kpca.gaussian_kernel(P, X, sigma=1.0)
+    W = feature_space_coefficients(kp, Z) * kpca.gaussian_kernel(
+        P, X, sigma=1.0
+    )
     grad = W @ X - W.sum(axis=1, keepdims=True) * P
     assert np.max(np.abs(grad)) < 1e-8
     s = np.linspace(-4, 4, 4001)
     curve = np.column_stack([s, np.sin(s)])
-    dist = lambda A: np.sqrt(kpca.squared_distances(A, curve).min(axis=1)).mean()  # noqa: E731
+    dist = lambda A: np.sqrt(
+        kpca.squared_distances(A, curve).min(axis=1)
+    ).mean()  # noqa: E731
     assert dist(P) < 0.5 * dist(X)
 
 
@@ -102,7 +128,9 @@ def test_input_validation(rng):
     poly = kpca.KernelPCA(n_components=2, kernel="polynomial").fit(X)
     with pytest.raises(ValueError, match="gaussian"):
         gaussian_preimage(poly, poly.transform(X), x0=X)
-    pre = kpca.KernelPCA(n_components=2, kernel="precomputed").fit(kpca.gaussian_kernel(X))
+    pre = kpca.KernelPCA(n_components=2, kernel="precomputed").fit(
+        kpca.gaussian_kernel(X)
+    )
     with pytest.raises(ValueError, match="precomputed"):
         reconstruction_error(pre, X)
     with pytest.raises(Exception):

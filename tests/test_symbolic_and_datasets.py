@@ -11,15 +11,26 @@ from kpca.datasets import EURODIST_CITIES, circle_points, load_eurodist
 
 def test_degree_two_feature_map_identity():
     x, y = symbolic.symbol_vector("x", 2), symbolic.symbol_vector("y", 2)
-    phi_x, phi_y = symbolic.polynomial_feature_vector(x, 2), symbolic.polynomial_feature_vector(y, 2)
-    assert sympy.expand(symbolic.polynomial_kernel_expr(x, y, 2) - (phi_x.T * phi_y)[0, 0]) == 0
+    phi_x, phi_y = (
+        symbolic.polynomial_feature_vector(x, 2),
+        symbolic.polynomial_feature_vector(y, 2),
+    )
+    assert (
+        sympy.expand(
+            symbolic.polynomial_kernel_expr(x, y, 2) - (phi_x.T * phi_y)[0, 0]
+        )
+        == 0
+    )
 
 
 @pytest.mark.parametrize("d, p", [(1, 4), (2, 3), (3, 2)])
 def test_general_feature_map_identity(d, p):
     x, y = symbolic.symbol_vector("x", d), symbolic.symbol_vector("y", d)
     lhs = symbolic.polynomial_kernel_expr(x, y, p)
-    rhs = (symbolic.polynomial_feature_vector(x, p).T * symbolic.polynomial_feature_vector(y, p))[0, 0]
+    rhs = (
+        symbolic.polynomial_feature_vector(x, p).T
+        * symbolic.polynomial_feature_vector(y, p)
+    )[0, 0]
     assert sympy.expand(lhs - rhs) == 0
 
 
@@ -28,7 +39,11 @@ def test_symbolic_and_numeric_maps_agree(rng):
     phi = symbolic.polynomial_feature_vector(x, 3)
     point = rng.normal(size=2)
     values = np.array([float(e.subs(dict(zip(x, point)))) for e in phi])
-    np.testing.assert_allclose(values, kpca.polynomial_feature_map(point[None, :], degree=3)[0], rtol=1e-12)
+    np.testing.assert_allclose(
+        values,
+        kpca.polynomial_feature_map(point[None, :], degree=3)[0],
+        rtol=1e-12,
+    )
 
 
 @pytest.mark.parametrize("d, p", [(2, 2), (3, 2), (2, 5), (3, 6)])

@@ -12,7 +12,13 @@ from kpca.plotting import scatter_matrix  # noqa: E402
 def test_scatter_matrix_layout_and_correlations(rng):
     X = rng.normal(size=(40, 3))
     X[:, 2] = X[:, 0] + 0.1 * X[:, 2]
-    fig = scatter_matrix(X, labels=np.repeat([0, 1], 20), names=["a", "b"], feature_names=["p", "q", "s"], s=5)
+    fig = scatter_matrix(
+        X,
+        labels=np.repeat([0, 1], 20),
+        names=["a", "b"],
+        feature_names=["p", "q", "s"],
+        s=5,
+    )
     axes = np.array(fig.axes[:9]).reshape(3, 3)
     assert [ax.get_xlabel() for ax in axes[-1]] == ["p", "q", "s"]
     assert [ax.get_ylabel() for ax in axes[:, 0]] == ["p", "q", "s"]
@@ -32,8 +38,11 @@ def test_scatter_matrix_without_corr():
 
 @pytest.mark.parametrize(
     "kwargs, X, match",
-    [({}, np.zeros((5, 1)), "two columns"), ({"feature_names": ["a"]}, np.zeros((5, 2)), "feature_names"),
-     ({"labels": [0, 1]}, np.zeros((5, 2)), "labels")],
+    [
+        ({}, np.zeros((5, 1)), "two columns"),
+        ({"feature_names": ["a"]}, np.zeros((5, 2)), "feature_names"),
+        ({"labels": [0, 1]}, np.zeros((5, 2)), "labels"),
+    ],
 )
 def test_scatter_matrix_bad_input(kwargs, X, match):
     with pytest.raises(ValueError, match=match):

@@ -179,7 +179,9 @@ class _IdCollector(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if value is not None and (name == "id" or (tag == "a" and name == "name")):
+            if value is not None and (
+                name == "id" or (tag == "a" and name == "name")
+            ):
                 self.ids.add(value)
 
 
@@ -191,7 +193,8 @@ def ids_of(path: Path) -> frozenset[str]:
 
 
 REFRESH = re.compile(
-    r"""<meta\s+http-equiv=["']refresh["']\s+content=["']\d+;\s*url=([^"']+)["']""", re.I
+    r"""<meta\s+http-equiv=["']refresh["']\s+content=["']\d+;\s*url=([^"']+)["']""",
+    re.I,
 )
 
 
@@ -200,7 +203,9 @@ def redirect_target(page: str) -> str | None:
     return match.group(1) if match else None
 
 
-def check_internal_links(page: str, hrefs: list[str], origin: str) -> list[str]:
+def check_internal_links(
+    page: str, hrefs: list[str], origin: str
+) -> list[str]:
     """Return a description of every broken internal link among ``hrefs``."""
     broken = []
     for href in sorted(set(hrefs)):
@@ -215,8 +220,14 @@ def check_internal_links(page: str, hrefs: list[str], origin: str) -> list[str]:
             broken.append(f"{href}: no file {target.relative_to(BUILD)}")
             continue
         fragment = unquote(parts.fragment)
-        if fragment and target.suffix == ".html" and fragment not in ids_of(target):
-            broken.append(f"{href}: no id {fragment!r} in {target.relative_to(BUILD)}")
+        if (
+            fragment
+            and target.suffix == ".html"
+            and fragment not in ids_of(target)
+        ):
+            broken.append(
+                f"{href}: no id {fragment!r} in {target.relative_to(BUILD)}"
+            )
     return broken
 
 
@@ -279,9 +290,17 @@ def test_mathjax_is_local():
         "_static/mathjax/tex-chtml.js is missing: the offline_mathjax extension "
         "(_ext/offline_mathjax.py) did not copy MathJax into the build"
     )
-    remote = re.compile(r"""<script[^>]+src=["'](?:https?:)?//[^"']*mathjax""", re.I)
-    offenders = [p for p in PAGES if remote.search((BUILD / p).read_text(encoding="utf-8"))]
-    assert not offenders, f"pages loading MathJax from a remote host: {offenders}"
+    remote = re.compile(
+        r"""<script[^>]+src=["'](?:https?:)?//[^"']*mathjax""", re.I
+    )
+    offenders = [
+        p
+        for p in PAGES
+        if remote.search((BUILD / p).read_text(encoding="utf-8"))
+    ]
+    assert not offenders, (
+        f"pages loading MathJax from a remote host: {offenders}"
+    )
 
 
 @pytest.mark.parametrize("page", PAGES or ["<no build>"])
@@ -294,20 +313,26 @@ def test_page_renders(page, browser_page):
         # index.html only redirects to the root page: check the target exists and the
         # browser lands there; the target itself is checked as a page of its own.
         resolved = (BUILD / page).parent / target
-        assert resolved.is_file(), f"{page} redirects to a missing page {target}"
+        assert resolved.is_file(), (
+            f"{page} redirects to a missing page {target}"
+        )
         tab.goto(f"{origin}/{page}")
         tab.wait_for_url(re.compile(re.escape(urlsplit(target).path) + r"$"))
         tab.wait_for_load_state("load")
     else:
         response = tab.goto(f"{origin}/{page}", wait_until="load")
-        assert response is not None and response.ok, f"{page}: HTTP {response and response.status}"
+        assert response is not None and response.ok, (
+            f"{page}: HTTP {response and response.status}"
+        )
 
     mathjax = tab.evaluate(WAIT_FOR_PAGE)
     found = tab.evaluate(INSPECT_PAGE)
 
     problems = []
     if mathjax == "missing":
-        problems.append(f"{found['nMath']} math elements but MathJax did not load")
+        problems.append(
+            f"{found['nMath']} math elements but MathJax did not load"
+        )
     if found["untypeset"]:
         problems.append(f"math not typeset: {found['untypeset'][:5]}")
     if found["mathErrors"]:
@@ -315,7 +340,9 @@ def test_page_renders(page, browser_page):
     if found["brokenImages"]:
         problems.append(f"images that did not load: {found['brokenImages']}")
     if events.foreign:
-        problems.append(f"requests to hosts other than {origin}: {sorted(set(events.foreign))}")
+        problems.append(
+            f"requests to hosts other than {origin}: {sorted(set(events.foreign))}"
+        )
     if events.failed:
         problems.append(f"failed requests: {events.failed}")
     if events.http_errors:
@@ -324,7 +351,9 @@ def test_page_renders(page, browser_page):
         problems.append(f"console errors: {events.console_errors}")
     if events.page_errors:
         problems.append(f"uncaught script errors: {events.page_errors}")
-    problems += [f"broken link {b}" for b in check_internal_links(page, found["hrefs"], origin)]
+    problems += [
+        f"broken link {b}"
+        for b in check_internal_links(page, found["hrefs"], origin)
+    ]
 
     assert not problems, f"{page}:\n  " + "\n  ".join(problems)
-
