@@ -85,7 +85,7 @@ class BaseEstimator:
         """
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def set_params(self, **params: Any) -> "BaseEstimator":
+    def set_params(self, **params: Any) -> BaseEstimator:
         """Set constructor parameters; unknown names raise ``ValueError``.
 
         Nothing is validated here (``fit`` does that), and fitted attributes

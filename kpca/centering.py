@@ -15,9 +15,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_array, check_square
+from ._validation import (
+    _BLOCK_ENTRIES,
+    check_array,
+    check_positive_int,
+    check_square,
+)
 
 __all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
+
+# The two functions with a leading underscore are internal: kernel PCA, MDS
+# and the pre-image module share them to centre in place (one n x n array
+# alive) and to centre new kernel rows with stored training means.
 
 
 def centering_matrix(n: int) -> np.ndarray:
@@ -29,8 +38,7 @@ def centering_matrix(n: int) -> np.ndarray:
     array([[ 0.5, -0.5],
            [-0.5,  0.5]])
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = check_positive_int(n, "n")
     return np.eye(n) - np.full((n, n), 1.0 / n)
 
 
@@ -47,7 +55,7 @@ def _center_kernel_inplace(
     row_means = col_means if symmetric else K.mean(axis=1)
     grand_mean = float(col_means.mean())
     # One pass over K, a block of rows at a time: K_ij - (r_i + c_j - g).
-    step = max(1, 2**16 // max(n, 1))
+    step = max(1, _BLOCK_ENTRIES // max(n, 1))
     for start in range(0, n, step):
         block = slice(start, start + step)
         shift = row_means[block, None] + col_means[None, :]

@@ -9,7 +9,7 @@ with itself, which is then exactly symmetric.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,9 +27,10 @@ __all__ = [
     "squared_distances",
     "KernelFunction",
     "make_kernel",
+    "kernel_diagonal",
 ]
 
-KernelFunction = Callable[[np.ndarray, Optional[np.ndarray]], np.ndarray]
+KernelFunction = Callable[[np.ndarray, np.ndarray | None], np.ndarray]
 
 
 def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
@@ -44,25 +45,43 @@ def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
     return X, Y
 
 
-# Tiles of this many rows/columns stay in cache while the element-wise part of a
-# kernel (norms, exp, power) is applied right after the matrix product.
+# Tiles of this many rows/columns stay in cache while the element-wise part
+# of a kernel (norms, exp, power) is applied right after the matrix product.
 _TILE = 512
 
-TileFunction = Callable[[np.ndarray, np.ndarray, np.ndarray, bool], None]
+# A squared distance below this fraction of ||x||^2 + ||y||^2 has lost more
+# than two of its digits to cancellation in ||x||^2 + ||y||^2 - 2 x.y; such
+# entries are recomputed from the differences x - y.
+_CANCELLATION = 1e-2
+
+TileFunction = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None
+]
 
 
 def _tiled(
-    X: np.ndarray, Y: np.ndarray | None, finish: TileFunction | None
+    X: np.ndarray,
+    Y: np.ndarray | None,
+    finish: TileFunction | None,
+    *,
+    translation_invariant: bool = False,
 ) -> np.ndarray:
     """``finish(X @ Y.T)`` computed tile by tile.
 
-    ``finish(T, sq_rows, sq_cols, on_diagonal)`` transforms a tile of inner
-    products in place, given the squared norms of its rows and columns.  With
-    ``Y=None`` only the tiles on and above the diagonal are computed and the
-    others are their mirror images, so the result is exactly symmetric (the
-    diagonal tiles come from a symmetric rank-k update, itself symmetric).
+    ``finish(T, X_rows, Y_rows, sq_rows, sq_cols, on_diagonal)`` transforms
+    a tile of inner products in place, given the rows it came from and their
+    squared norms.  With ``Y=None`` only the tiles on and above the diagonal
+    are computed and the others are their mirror images, so the result is
+    exactly symmetric (the diagonal tiles come from a symmetric rank-k
+    update, itself symmetric).  A ``translation_invariant`` kernel (a
+    function of ``x - y``) is computed from data shifted by the mean of
+    ``X``, so that points far from the origin lose no digits.
     """
     symmetric = Y is None
+    if translation_invariant:
+        shift = X.mean(axis=0)
+        X = X - shift
+        Y = None if symmetric else Y - shift
     Y = X if symmetric else Y
     n, m = X.shape[0], Y.shape[0]
     sq_x = np.einsum("ij,ij->i", X, X)
@@ -74,9 +93,10 @@ def _tiled(
         for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
             diagonal = symmetric and j0 == i0
-            T = Xi @ Xi.T if diagonal else Xi @ Y[j0:j1].T
+            Yj = Xi if diagonal else Y[j0:j1]
+            T = Xi @ Yj.T
             if finish is not None:
-                finish(T, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+                finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
             K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
                 K[j0:j1, i0:i1] = T.T
@@ -84,12 +104,25 @@ def _tiled(
 
 
 def _to_squared_distances(
-    T: np.ndarray, sq_rows: np.ndarray, sq_cols: np.ndarray, diagonal: bool
+    T: np.ndarray,
+    X_rows: np.ndarray,
+    Y_rows: np.ndarray,
+    sq_rows: np.ndarray,
+    sq_cols: np.ndarray,
+    diagonal: bool,
+    *,
+    exact_small: bool = False,
 ) -> None:
+    norms = sq_rows[:, None] + sq_cols[None, :]
     T *= -2.0
     # Adding the two norms to each other first keeps a diagonal tile symmetric.
-    T += sq_rows[:, None] + sq_cols[None, :]
+    T += norms
     np.maximum(T, 0.0, out=T)
+    if exact_small:
+        rows, cols = np.nonzero(T < _CANCELLATION * norms)
+        if rows.size:
+            diff = X_rows[rows] - Y_rows[cols]
+            T[rows, cols] = np.einsum("ij,ij->i", diff, diff)
     if diagonal:
         np.fill_diagonal(T, 0.0)
 
@@ -154,7 +187,7 @@ def polynomial_kernel(
     coef0 = check_real(coef0, "coef0")
     X, Y = _pair(X, Y)
 
-    def finish(T, sq_rows, sq_cols, diagonal):
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
         T += coef0
         if degree != 1:
             np.power(T, degree, out=T)
@@ -166,8 +199,24 @@ def squared_distances(X, Y=None) -> np.ndarray:
     r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`.
 
     Computed as :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` with
-    BLAS, clipped at 0; with ``Y=None`` the result is exactly symmetric with a
-    zero diagonal.
+    BLAS after shifting the data by the mean of ``X`` (distances do not
+    change, and points far from the origin lose no digits); entries that
+    the subtraction would still cancel (below a hundredth of
+    :math:`\lVert x\rVert^2 + \lVert y\rVert^2`) are recomputed from
+    :math:`x - y`.  So every entry has a relative error of at most a few
+    hundred units of round-off (about 1e-13), wherever the points lie; the
+    matrix is exactly symmetric with a zero diagonal when ``Y`` is None.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    D2 : ndarray, shape (n_samples_X, n_samples_Y)
+        :math:`(D2)_{ij} = \lVert x_i - y_j\rVert^2 \ge 0`.
 
     Examples
     --------
@@ -177,7 +226,13 @@ def squared_distances(X, Y=None) -> np.ndarray:
            [25.,  0.]])
     """
     X, Y = _pair(X, Y)
-    return _tiled(X, Y, _to_squared_distances)
+
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        _to_squared_distances(
+            T, X_rows, Y_rows, sq_rows, sq_cols, diagonal, exact_small=True
+        )
+
+    return _tiled(X, Y, finish, translation_invariant=True)
 
 
 def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
@@ -209,12 +264,14 @@ def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
     X, Y = _pair(X, Y)
     scale = -1.0 / (2.0 * sigma * sigma)
 
-    def finish(T, sq_rows, sq_cols, diagonal):
-        _to_squared_distances(T, sq_rows, sq_cols, diagonal)
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        _to_squared_distances(
+            T, X_rows, Y_rows, sq_rows, sq_cols, diagonal, exact_small=True
+        )
         T *= scale
         np.exp(T, out=T)
 
-    return _tiled(X, Y, finish)
+    return _tiled(X, Y, finish, translation_invariant=True)
 
 
 def make_kernel(
@@ -268,3 +325,46 @@ def make_kernel(
     raise ValueError(
         f"kernel must be 'linear', 'polynomial', 'gaussian', 'precomputed' or a callable, got {kernel!r}"
     )
+
+
+def kernel_diagonal(
+    kernel: str | KernelFunction,
+    X,
+    *,
+    sigma: float = 1.0,
+    degree: int = 2,
+    coef0: float = 1.0,
+) -> np.ndarray:
+    r"""The values :math:`k(x_i, x_i)` for each row of ``X``, without the matrix.
+
+    Parameters
+    ----------
+    kernel : {"linear", "polynomial", "gaussian"} or callable
+        As in :func:`make_kernel`.
+    X : array_like, shape (n_samples, n_features)
+    sigma, degree, coef0 : float, int, float
+        The kernel's parameters, as in :func:`make_kernel`.
+
+    Returns
+    -------
+    ndarray, shape (n_samples,)
+        :math:`\lVert x_i\rVert^2` (linear),
+        :math:`(c + \lVert x_i\rVert^2)^p` (polynomial), 1 (Gaussian); a
+        callable is evaluated one row at a time, in :math:`O(n)` memory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> kernel_diagonal("polynomial", np.array([[1.0, 1.0], [2.0, 1.0]]))
+    array([ 9., 36.])
+    """
+    X = check_array(X, "X")
+    function = make_kernel(kernel, sigma=sigma, degree=degree, coef0=coef0)
+    if kernel == "gaussian":
+        return np.ones(X.shape[0])
+    squared_norms = np.einsum("ij,ij->i", X, X)
+    if kernel == "linear":
+        return squared_norms
+    if kernel == "polynomial":
+        return (float(coef0) + squared_norms) ** int(degree)
+    return np.array([float(function(row[None, :])[0, 0]) for row in X])

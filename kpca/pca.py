@@ -12,24 +12,31 @@ SVD :math:`X_c = U S V^\top`.
 from __future__ import annotations
 
 import warnings
-from typing import Optional
+from typing import Any
 
 import numpy as np
 
+from ._base import BaseEstimator, check_n_features
 from ._validation import (
     check_array,
+    check_bool,
     check_choice,
     check_is_fitted,
     check_n_components,
 )
-from .eigen import RANK_RTOL, align_signs, numerical_rank, top_eigenpairs
+from .eigen import _top_eigenpairs, align_signs, numerical_rank
 
-__all__ = ["PCA", "PCA_SOLVERS", "RANK_RTOL"]
+__all__ = ["PCA", "PCA_SOLVERS"]
 
 PCA_SOLVERS = ("auto", "covariance", "gram", "svd")
 
 
-class PCA:
+# "auto" takes the covariance route only when it is much cheaper than the SVD.
+_COVARIANCE_MIN_ASPECT = 10
+_COVARIANCE_MAX_FEATURES = 1000
+
+
+class PCA(BaseEstimator):
     r"""Principal component analysis with the notes' :math:`1/n` convention.
 
     Parameters
@@ -42,50 +49,83 @@ class PCA:
     standardize : bool, default False
         Divide each centred feature by its population standard deviation
         :math:`\sigma_j = \sqrt{\frac1n\sum_i (x_{ij} - \bar x_j)^2}` before
-        the decomposition, as in Li's lecture (PCA of the correlation matrix).
+        the decomposition, as in Li's lecture (PCA of the correlation
+        matrix).
     solver : {"auto", "covariance", "gram", "svd"}, default "auto"
-        ``"covariance"`` diagonalises the :math:`d\times d` matrix
-        :math:`C = \frac1n X_c^\top X_c`, :math:`O(d^3)`; ``"gram"`` diagonalises
-        the :math:`n\times n` matrix :math:`X_c X_c^\top` and maps back with
-        :math:`u_i = X_c^\top v_i / \sqrt{\mu_i}`, :math:`O(n^3)`; ``"svd"``
-        takes the thin SVD of :math:`X_c`.  ``"auto"`` picks ``"covariance"``
-        when ``n_samples >= n_features`` and ``"gram"`` otherwise.
+        How the components are computed (the routes of the notes):
+
+        * ``"covariance"`` diagonalises the :math:`d\times d` matrix
+          :math:`C = \frac1n X_c^\top X_c`, :math:`O(nd^2 + d^3)`;
+        * ``"gram"`` diagonalises the :math:`n\times n` matrix
+          :math:`X_c X_c^\top` and maps back with
+          :math:`u_i = X_c^\top v_i / \sqrt{\mu_i}`, :math:`O(n^2 d + n^3)`;
+        * ``"svd"`` takes the thin SVD of :math:`X_c`,
+          :math:`O(nd\min(n, d))`;
+        * ``"auto"`` takes ``"covariance"`` when ``n_samples >= 10 *
+          n_features`` and ``n_features <= 1000`` (as scikit-learn does), and
+          ``"svd"`` otherwise.
+
+        Accuracy: the SVD computes each singular value :math:`s_i` with a
+        relative error of order :math:`\varepsilon\, s_1/s_i`
+        (:math:`\varepsilon \approx 2.2\times10^{-16}`); the covariance and
+        Gram routes form a product of :math:`X_c` with itself, which squares
+        the condition number, so their error is of order
+        :math:`\varepsilon\, (s_1/s_i)^2`.  Components whose variance is
+        below :math:`10^{-8}` of the largest are therefore reliable only with
+        ``"svd"``.
 
     Attributes
     ----------
     mean_ : ndarray, shape (n_features,)
         Feature means of the training data.
     scale_ : ndarray, shape (n_features,) or None
-        Population standard deviations when ``standardize`` is true, else None.
-    components_ : ndarray, shape (k, n_features)
-        Orthonormal rows :math:`u_i^\top`, ordered by decreasing variance; the
-        entry of largest magnitude of each row is positive.
-    explained_variance_ : ndarray, shape (k,)
-        :math:`\lambda_i = \mu_i / n`, the variance (with :math:`1/n`) of the
-        scores along each component.
-    explained_variance_ratio_ : ndarray, shape (k,)
+        Population standard deviations when ``standardize`` is true, else
+        None.
+    components_ : ndarray, shape (n_components_, n_features)
+        Orthonormal rows :math:`u_i^\top`, ordered by decreasing variance,
+        with the sign convention of :func:`kpca.align_signs`.
+    explained_variance_ : ndarray, shape (n_components_,)
+        :math:`\lambda_i = \mu_i / n`, the variance (with :math:`1/n`) of
+        the scores along each component.
+    explained_variance_ratio_ : ndarray, shape (n_components_,)
         :math:`\lambda_i / \sum_j \lambda_j`, the share of the total variance
         :math:`\operatorname{tr} C` (all components, kept or not).
     total_variance_ : float
         :math:`\operatorname{tr} C`.
-    singular_values_ : ndarray, shape (k,)
+    singular_values_ : ndarray, shape (n_components_,)
         :math:`s_i = \sqrt{\mu_i} = \sqrt{n \lambda_i}`.
     n_components_ : int
-    n_samples_, n_features_in_ : int
+        Number of components kept.
+    n_samples_ : int
+        Number of training samples.
+    n_features_in_ : int
+        Number of features.
+
+    References
+    ----------
+    .. [1] I. T. Jolliffe, *Principal Component Analysis*, 2nd ed.,
+       Springer, 2002.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_iris
-    >>> pca = PCA(n_components=2, standardize=True).fit(load_iris().data)
+    Four points on the line :math:`y = 2x`, and one off it:
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [1.0, 2.0], [2.0, 4.0], [3.0, 6.0],
+    ...               [1.0, 3.0]])
+    >>> pca = PCA(n_components=1).fit(X)
+    >>> pca.components_.round(4)
+    array([[0.4472, 0.8944]])
     >>> pca.explained_variance_ratio_.round(4)
-    array([0.7296, 0.2285])
-    >>> pca.explained_variance_.round(3)
-    array([2.918, 0.914])
+    array([0.9877])
+    >>> pca
+    PCA(n_components=1)
     """
 
     def __init__(
         self,
-        n_components: Optional[int] = None,
+        n_components: int | None = None,
+        *,
         standardize: bool = False,
         solver: str = "auto",
     ) -> None:
@@ -93,60 +133,73 @@ class PCA:
         self.standardize = standardize
         self.solver = solver
 
-    def _preprocess(self, X: np.ndarray) -> np.ndarray:
-        Xc = X - self.mean_
-        if self.scale_ is not None:
-            Xc /= self.scale_
-        return Xc
+    def fit(self, X: Any, y: Any = None) -> PCA:
+        """Fit the principal components of ``X``.
 
-    def fit(self, X, y=None) -> "PCA":
-        """Fit the principal components of ``X`` (shape ``(n_samples, n_features)``)."""
-        X = check_array(X, "X")
+        Parameters
+        ----------
+        X : array_like, shape (n_samples, n_features)
+            Training data, samples as rows.
+        y : None
+            Ignored; present for the scikit-learn protocol.
+
+        Returns
+        -------
+        self
+            With the fitted attributes set.  If ``fit`` raises, a previously
+            fitted model is left unchanged.
+        """
+        # Every check comes before the first attribute is set.
         solver = check_choice(self.solver, "solver", PCA_SOLVERS)
+        standardize = check_bool(self.standardize, "standardize")
+        X = check_array(X, "X")
         n, d = X.shape
+        if n < 2:
+            raise ValueError(
+                f"PCA needs at least 2 samples, got n_samples={n}: one sample "
+                "has no variance"
+            )
         k = check_n_components(self.n_components, min(n, d))
-        if not isinstance(self.standardize, (bool, np.bool_)):
-            raise TypeError(
-                f"standardize must be True or False, got {self.standardize!r}"
-            )
-        self.mean_ = X.mean(axis=0)
-        self.scale_ = None
-        if self.standardize:
+        mean = X.mean(axis=0)
+        scale = None
+        if standardize:
             scale = X.std(axis=0)
-            constant = np.flatnonzero(
-                scale
-                <= np.finfo(float).eps * np.maximum(np.abs(self.mean_), 1.0)
-            )
+            tiny = np.finfo(float).eps * np.maximum(np.abs(mean), 1.0)
+            constant = np.flatnonzero(scale <= tiny)
             if constant.size:
                 raise ValueError(
-                    f"X has constant feature(s) {constant.tolist()}: they cannot be standardized "
-                    "(standardize=True divides by the standard deviation)"
+                    f"X has constant feature(s) {constant.tolist()}: they "
+                    "cannot be standardized (standardize=True divides by the "
+                    "standard deviation)"
                 )
-            self.scale_ = scale
-        Xc = self._preprocess(X)
+        Xc = _centre(X, mean, scale)
+        total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
         if solver == "auto":
-            solver = "covariance" if n >= d else "gram"
+            covariance_is_cheap = (
+                n >= _COVARIANCE_MIN_ASPECT * d
+                and d <= _COVARIANCE_MAX_FEATURES
+            )
+            solver = "covariance" if covariance_is_cheap else "svd"
         want = min(n, d) if k is None else k
 
         if solver == "covariance":
-            mu, U = top_eigenpairs(Xc.T @ Xc, want, solver="dense")
+            mu, U = _eigenpairs(Xc.T @ Xc, want)
         elif solver == "gram":
-            mu, V = top_eigenpairs(Xc @ Xc.T, want, solver="dense")
-            U = None  # formed below, only for the components of non-zero variance
+            mu, V = _eigenpairs(Xc @ Xc.T, want)
         else:
             _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
             mu, U = s[:want] ** 2, Vt[:want].T
 
-        total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
         keep = numerical_rank(mu) if total > 0 else 0
         if keep == 0:
             raise ValueError(
-                "X has zero variance after centring: there is no principal component"
+                "X has zero variance after centring: there is no principal "
+                "component"
             )
         if k is not None and keep < k:
             warnings.warn(
-                f"n_components={k} exceeds the numerical rank {keep} of the centred data; "
-                f"keeping {keep} components",
+                f"n_components={k} exceeds the numerical rank {keep} of the "
+                f"centred data; keeping {keep} components",
                 RuntimeWarning,
                 stacklevel=2,
             )
@@ -156,6 +209,9 @@ class PCA:
             U = (Xc.T @ V[:, :keep]) / np.sqrt(mu)
         else:
             U = U[:, :keep]
+
+        self.mean_ = mean
+        self.scale_ = scale
         self.components_ = align_signs(U).T
         self.n_samples_, self.n_features_in_ = n, d
         self.n_components_ = keep
@@ -165,33 +221,78 @@ class PCA:
         self.explained_variance_ratio_ = mu / total
         return self
 
-    def transform(self, X) -> np.ndarray:
-        r"""Scores :math:`Z = X_c U_k` of ``X``, shape ``(n_samples, k)``."""
+    def transform(self, X: Any) -> np.ndarray:
+        r"""Scores :math:`Z = X_c U_k` of ``X``.
+
+        Parameters
+        ----------
+        X : array_like, shape (m, n_features_in_)
+            Data to project, centred (and scaled) with the training
+            statistics.
+
+        Returns
+        -------
+        Z : ndarray, shape (m, n_components_)
+        """
         check_is_fitted(self, "components_")
         X = check_array(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but this PCA was fitted with {self.n_features_in_}"
-            )
-        return self._preprocess(X) @ self.components_.T
+        check_n_features(self, X)
+        return _centre(X, self.mean_, self.scale_) @ self.components_.T
 
-    def fit_transform(self, X, y=None) -> np.ndarray:
-        """Fit to ``X`` and return its scores."""
+    def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
+        """Fit to ``X`` and return its scores.
+
+        Parameters
+        ----------
+        X : array_like, shape (n_samples, n_features)
+            Training data.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        Z : ndarray, shape (n_samples, n_components_)
+        """
         return self.fit(X).transform(X)
 
-    def inverse_transform(self, Z) -> np.ndarray:
-        r"""Map scores back to the input space: :math:`\hat x = U_k z\,(\cdot\,\sigma) + \bar x`.
+    def inverse_transform(self, Z: Any) -> np.ndarray:
+        r"""Map scores back to the input space.
 
-        This is the orthogonal projection of the (standardised) data onto the
-        principal subspace, undone back to the original units.
+        :math:`\hat x = U_k z + \bar x`, or :math:`\hat x = (U_k z)\odot
+        \sigma + \bar x` with ``standardize=True``: the orthogonal projection
+        of the (standardised) data onto the principal subspace, undone back to
+        the original units.
+
+        Parameters
+        ----------
+        Z : array_like, shape (m, n_components_)
+            Scores.
+
+        Returns
+        -------
+        X_hat : ndarray, shape (m, n_features_in_)
         """
         check_is_fitted(self, "components_")
         Z = check_array(Z, "Z")
         if Z.shape[1] != self.n_components_:
             raise ValueError(
-                f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} components"
+                f"Z has {Z.shape[1]} columns, but this PCA keeps "
+                f"{self.n_components_} components"
             )
         X = Z @ self.components_
         if self.scale_ is not None:
             X *= self.scale_
         return X + self.mean_
+
+
+def _centre(X: np.ndarray, mean: np.ndarray, scale: np.ndarray | None):
+    Xc = X - mean
+    if scale is not None:
+        Xc /= scale
+    return Xc
+
+
+def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
+    A *= 0.5
+    return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)

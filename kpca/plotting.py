@@ -6,7 +6,7 @@ compose them; colours and fonts come from the active matplotlib style.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -15,13 +15,13 @@ __all__ = ["scatter_labelled", "image_grid", "scatter_matrix"]
 
 def scatter_labelled(
     Z: np.ndarray,
-    labels: Optional[Sequence] = None,
+    labels: Sequence | None = None,
     ax=None,
     *,
-    names: Optional[Sequence[str]] = None,
+    names: Sequence[str] | None = None,
     xlabel: str = "component 1",
     ylabel: str = "component 2",
-    title: Optional[str] = None,
+    title: str | None = None,
     **scatter_kwargs,
 ):
     """Scatter the first two columns of ``Z``, one colour (and legend entry) per label."""
@@ -56,7 +56,7 @@ def image_grid(
     image_shape: tuple[int, int],
     n_cols: int = 8,
     *,
-    titles: Optional[Sequence[str]] = None,
+    titles: Sequence[str] | None = None,
     cmap: str = "gray",
     symmetric: bool = False,
     size: float = 1.2,
@@ -94,10 +94,10 @@ def image_grid(
 
 def scatter_matrix(
     X: np.ndarray,
-    labels: Optional[Sequence] = None,
+    labels: Sequence | None = None,
     *,
-    feature_names: Optional[Sequence[str]] = None,
-    names: Optional[Sequence[str]] = None,
+    feature_names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None,
     show_corr: bool = True,
     bins: int = 15,
     size: float = 1.9,
@@ -159,7 +159,7 @@ def scatter_matrix(
         raise ValueError(
             f"feature_names has {len(feature_names)} entries for {d} columns"
         )
-    groups: list[tuple[Optional[str], np.ndarray]]
+    groups: list[tuple[str | None, np.ndarray]]
     if labels is None:
         groups = [(None, np.ones(len(X), dtype=bool))]
     else:

@@ -28,15 +28,23 @@ Rows are samples, as everywhere in :mod:`kpca`.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._base import check_n_features
 from ._validation import (
     check_array,
     check_is_fitted,
     check_nonnegative_int,
     check_positive_float,
 )
+from .kernels import gaussian_kernel, kernel_diagonal
+
+if (
+    TYPE_CHECKING
+):  # only for annotations: kernel_pca does not import this module
+    from .kernel_pca import KernelPCA
 
 __all__ = [
     "feature_space_coefficients",
@@ -45,7 +53,7 @@ __all__ = [
 ]
 
 
-def _check_scores(model, Z) -> np.ndarray:
+def _check_scores(model: KernelPCA, Z: Any) -> np.ndarray:
     check_is_fitted(model, "eigenvectors_")
     Z = check_array(Z, "Z")
     if Z.shape[1] != model.n_components_:
@@ -55,7 +63,7 @@ def _check_scores(model, Z) -> np.ndarray:
     return Z
 
 
-def feature_space_coefficients(model, Z) -> np.ndarray:
+def feature_space_coefficients(model: KernelPCA, Z: Any) -> np.ndarray:
     r"""Coefficients :math:`\gamma` of the feature-space reconstructions of scores ``Z``.
 
     Parameters
@@ -90,25 +98,15 @@ def feature_space_coefficients(model, Z) -> np.ndarray:
     """
     Z = _check_scores(model, Z)
     Gamma = Z @ model.alphas_.T
-    if model.center:
+    if hasattr(
+        model, "kernel_col_means_"
+    ):  # the model centred in feature space
         Gamma -= Gamma.mean(axis=1, keepdims=True)
         Gamma += 1.0 / model.n_samples_
     return Gamma
 
 
-def _kernel_diagonal(model, X: np.ndarray) -> np.ndarray:
-    """:math:`k(x, x)` for each row of ``X``, without forming the m x m matrix."""
-    if model.kernel == "gaussian":
-        return np.ones(X.shape[0])
-    if model.kernel == "linear":
-        return np.einsum("ij,ij->i", X, X)
-    if model.kernel == "polynomial":
-        return (model.coef0 + np.einsum("ij,ij->i", X, X)) ** model.degree
-    k = model.kernel_function()
-    return np.array([float(k(row[None, :])[0, 0]) for row in X])
-
-
-def reconstruction_error(model, X) -> np.ndarray:
+def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
     r"""Squared feature-space distance between each point and its kernel-PCA reconstruction.
 
     For a new point :math:`x` with centred feature vector
@@ -154,22 +152,30 @@ def reconstruction_error(model, X) -> np.ndarray:
             "reconstruction_error needs k(x, x), which a precomputed kernel does not give"
         )
     X = check_array(X, "X")
-    if X.shape[1] != model.X_fit_.shape[1]:
-        raise ValueError(
-            f"X has {X.shape[1]} features, but the model was fitted with {model.X_fit_.shape[1]}"
-        )
-    diag = _kernel_diagonal(model, X)
+    check_n_features(model, X)
+    diag = kernel_diagonal(
+        model.kernel,
+        X,
+        sigma=model.sigma,
+        degree=model.degree,
+        coef0=model.coef0,
+    )
     K_new = model.kernel_function()(
         X, model.X_fit_
     )  # evaluated once, for the centring and the scores
-    if model.center:
+    if hasattr(model, "kernel_col_means_"):
         diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
     Z = model.scores_from_kernel(K_new)
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 
 
 def gaussian_preimage(
-    model, Z, x0, *, max_iter: int = 500, tol: float = 1e-9
+    model: KernelPCA,
+    Z: Any,
+    x0: Any,
+    *,
+    max_iter: int = 500,
+    tol: float = 1e-9,
 ) -> np.ndarray:
     r"""Approximate pre-images for the Gaussian kernel by fixed-point iteration.
 
@@ -232,8 +238,6 @@ def gaussian_preimage(
         raise ValueError(
             f"x0 must have shape {(Gamma.shape[0], X_fit.shape[1])}, got {x.shape}"
         )
-    # Imported here: kernels imports nothing from this module, but keep the namespace small.
-    from .kernels import gaussian_kernel
 
     active = np.ones(len(x), dtype=bool)
     for _ in range(max_iter):

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-def symbol_vector(name: str, d: int) -> "sympy.Matrix":
+def symbol_vector(name: str, d: int) -> sympy.Matrix:
     """Column vector of real symbols ``name1 .. name{d}``.
 
     Examples
@@ -44,7 +44,7 @@ def symbol_vector(name: str, d: int) -> "sympy.Matrix":
     return sympy.Matrix(sympy.symbols(f"{name}1:{d + 1}", real=True))
 
 
-def symbol_matrix(name: str, rows: int, cols: int) -> "sympy.Matrix":
+def symbol_matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
     """Matrix of real symbols ``name_{ij}`` (1-based indices).
 
     Examples
@@ -66,16 +66,16 @@ def symbol_matrix(name: str, rows: int, cols: int) -> "sympy.Matrix":
 
 
 def polynomial_kernel_expr(
-    x: "sympy.Matrix", y: "sympy.Matrix", degree: int = 2, coef0=1
-) -> "sympy.Expr":
+    x: sympy.Matrix, y: sympy.Matrix, degree: int = 2, coef0=1
+) -> sympy.Expr:
     r"""The expression :math:`(c + x^\top y)^p` (not expanded)."""
     degree = check_nonnegative_int(degree, "degree")
     return (coef0 + (x.T * y)[0, 0]) ** degree
 
 
 def polynomial_feature_vector(
-    x: "sympy.Matrix", degree: int = 2, coef0=1
-) -> "sympy.Matrix":
+    x: sympy.Matrix, degree: int = 2, coef0=1
+) -> sympy.Matrix:
     r"""Symbolic feature map of :math:`(c + x^\top y)^p`, multinomial weights included.
 
     Same feature order as :func:`kpca.feature_maps.polynomial_feature_map`.
@@ -155,7 +155,7 @@ def all_stars_and_bars(d: int, degree: int) -> list[str]:
     return sorted(out, key=lambda s: [c == "/" for c in s])
 
 
-def centering_matrix_sym(n: int) -> "sympy.Matrix":
+def centering_matrix_sym(n: int) -> sympy.Matrix:
     r"""Exact :math:`H = I_n - \frac1n\mathbf 1\mathbf 1^\top` with rational entries.
 
     Examples

@@ -1,16 +1,16 @@
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# "ci" (the default here) runs more examples than Hypothesis' default and never
+# times out on a loaded machine; HYPOTHESIS_PROFILE=dev runs a quick pass.
+settings.register_profile("ci", max_examples=200, deadline=None)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
-
-
-def assert_equal_up_to_sign(A, B, rtol=1e-7, atol=1e-9):
-    """Columns of A and B agree up to a sign per column."""
-    A, B = np.asarray(A), np.asarray(B)
-    assert A.shape == B.shape
-    for j in range(A.shape[1]):
-        s = np.sign(A[:, j] @ B[:, j]) or 1.0
-        np.testing.assert_allclose(A[:, j], s * B[:, j], rtol=rtol, atol=atol)

@@ -1,14 +1,28 @@
+import functools
+import warnings
+
 import numpy as np
 import pytest
+import scipy.linalg
+import scipy.sparse.linalg
+from sklearn.datasets import make_circles
 
 import kpca
 from kpca.eigen import align_signs, top_eigenpairs
 
 
+@functools.lru_cache(maxsize=None)
+def _orthogonal(n):
+    Q, _ = np.linalg.qr(np.random.default_rng(n).normal(size=(n, n)))
+    Q.setflags(write=False)
+    return Q
+
+
 def _psd(rng, n, decay=0.8):
-    Q, _ = np.linalg.qr(rng.normal(size=(n, n)))
-    w = decay ** np.arange(n)
-    return (Q * w) @ Q.T
+    """Symmetric, eigenvalues decay**i, in a random (cached) basis."""
+    Q = _orthogonal(n)
+    A = (Q * decay ** np.arange(n)) @ Q.T
+    return 0.5 * (A + A.T)
 
 
 @pytest.mark.parametrize("solver", ["dense", "subspace", "arpack", "auto"])
@@ -53,11 +67,121 @@ def test_subspace_warns_when_not_converged(rng):
 
 
 def test_auto_falls_back_to_dense_when_not_converged(rng):
-    A = _psd(rng, 900, decay=0.9999)
+    A = _psd(rng, 700, decay=0.9999)
     w, _ = top_eigenpairs(A, 5, solver="auto", max_iter=3)
     np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:5], rtol=1e-12)
 
 
 def test_bad_solver():
-    with pytest.raises(ValueError, match="eigen_solver must be one of"):
+    with pytest.raises(ValueError, match="solver must be one of"):
         top_eigenpairs(np.eye(3), 1, solver="lapack")
+
+
+# -- Regression tests: no eigenpair is ever silently lost --------------------
+# LAPACK's subset driver (dsyevr) can return fewer pairs than asked for when
+# the wanted eigenvalues are clustered (scipy issue 13913), depending on the
+# BLAS kernel; `make test` runs these tests under two OpenBLAS kernels.
+
+RINGS, _ = make_circles(n_samples=200, noise=0.05, factor=0.4, random_state=0)
+
+
+@pytest.mark.parametrize("n", [50, 100, 200, 300])
+@pytest.mark.parametrize("k", [2, 3, 5])
+@pytest.mark.parametrize("solver", ["auto", "dense", "subspace"])
+def test_repeated_eigenvalue_of_centering_matrix(n, k, solver):
+    w, V = top_eigenpairs(kpca.centering_matrix(n), k, solver=solver)
+    assert w.shape == (k,) and V.shape == (n, k)
+    np.testing.assert_allclose(w, 1.0, rtol=1e-10)
+    np.testing.assert_allclose(V.T @ V, np.eye(k), atol=1e-10)
+    np.testing.assert_allclose(V.sum(axis=0), 0.0, atol=1e-10)  # V in range H
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10])
+def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
+    K_c = kpca.center_kernel(kpca.gaussian_kernel(RINGS, sigma=10**-3.5))
+    w, V = top_eigenpairs(K_c, k)
+    assert w.shape == (k,)
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(K_c)[::-1][:k], rtol=1e-10)
+    np.testing.assert_allclose(K_c @ V, V * w, atol=1e-10)
+
+
+@pytest.mark.parametrize("k", [3, 5])
+def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k):
+    # Single-vector Lanczos returns one copy of a triple top eigenvalue and
+    # passes its own convergence test; the deflation check must catch it.
+    n = 700
+    Q = _orthogonal(n)
+    w_true = np.r_[[1.0, 1.0, 1.0], 0.5 * 0.9 ** np.arange(n - 3)]
+    A = (Q * w_true) @ Q.T
+    A = 0.5 * (A + A.T)
+    w, V = top_eigenpairs(A, k, solver="arpack")
+    np.testing.assert_allclose(w, w_true[:k], rtol=1e-9)
+    np.testing.assert_allclose(A @ V, V * w, atol=1e-9)
+
+
+def test_short_subset_answer_falls_back_to_the_full_decomposition(
+    rng, monkeypatch
+):
+    # Whatever the BLAS kernel does, a short answer must be recomputed.
+    A = _psd(rng, 40)
+    real_eigh = scipy.linalg.eigh
+
+    def short_eigh(a, *args, subset_by_index=None, **kwargs):
+        w, V = real_eigh(a, *args, subset_by_index=subset_by_index, **kwargs)
+        return (w[1:], V[:, 1:]) if subset_by_index is not None else (w, V)
+
+    monkeypatch.setattr(scipy.linalg, "eigh", short_eigh)
+    w, V = top_eigenpairs(A, 4, solver="dense")
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:4], rtol=1e-12)
+    assert V.shape == (40, 4)
+
+
+def test_failed_lanczos_falls_back_to_the_dense_solver(rng, monkeypatch):
+    A = _psd(rng, 700)
+
+    def broken(*args, **kwargs):
+        raise scipy.sparse.linalg.ArpackError(-9999)
+
+    monkeypatch.setattr(scipy.sparse.linalg, "eigsh", broken)
+    w, _ = top_eigenpairs(A, 5, solver="arpack")
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:5], rtol=1e-12)
+
+
+def test_kernel_pca_of_identity_kernel_keeps_every_component():
+    for n in (100, 200, 1000):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            kp = kpca.KernelPCA(3, kernel="precomputed").fit(np.eye(n))
+        assert kp.n_components_ == 3
+        np.testing.assert_allclose(kp.eigenvalues_, 1.0, rtol=1e-10)
+
+
+def test_kernel_pca_at_tiny_sigma_keeps_every_component():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no false "numerical rank" warning
+        kp = kpca.KernelPCA(3, sigma=10**-3.5).fit(RINGS)
+    assert kp.n_components_ == 3
+    np.testing.assert_allclose(kp.eigenvalues_, 1.0, rtol=1e-10)
+
+
+def test_sign_convention_ignores_one_ulp_ties():
+    v = np.array([1.0, -1.0, 0.5]) / np.sqrt(2.25)
+    bumped = v.copy()
+    bumped[1] = np.nextafter(bumped[1], -1.0)  # |v[1]| now one ulp larger
+    np.testing.assert_array_equal(
+        np.sign(align_signs(v)), np.sign(align_signs(bumped))
+    )
+    assert align_signs(bumped)[0] > 0  # the first of the tied entries
+
+
+@pytest.mark.parametrize(
+    "k, exc", [(0, ValueError), (-1, ValueError), (4, ValueError), (2.0, TypeError)]
+)
+def test_bad_k(k, exc):
+    with pytest.raises(exc, match="k must be"):
+        top_eigenpairs(np.eye(3), k)
+
+
+def test_non_symmetric_matrix_is_rejected():
+    with pytest.raises(ValueError, match="A must be symmetric"):
+        top_eigenpairs(np.array([[1.0, 2.0], [0.0, 1.0]]), 1)

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import load_iris
 
 import kpca
-from conftest import assert_equal_up_to_sign
+from utils import assert_equal_up_to_sign
 
 IRIS = load_iris().data
 
