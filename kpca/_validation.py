@@ -117,7 +117,10 @@ def check_array(
     if arr.ndim != ndim:
         hint = ""
         if arr.ndim == 1 and ndim == 2:
-            hint = " (reshape a single sample with X.reshape(1, -1))"
+            hint = (
+                ". Reshape your data: X.reshape(1, -1) for a single sample, "
+                "X.reshape(-1, 1) for a single feature"
+            )
         raise ValueError(
             f"{name} must be a {ndim}-D array, got {arr.ndim}-D with shape "
             f"{arr.shape}{hint}"

@@ -44,9 +44,16 @@ def polynomial_exponents(
     p = check_nonnegative_int(degree, "degree")
     tuples = []
     for total in range(p + 1):
-        for powers in itertools.product(range(total, -1, -1), repeat=d):
-            if sum(powers) == total:
-                tuples.append((p - total, *powers))
+        # Multisets of `total` variables, in lexicographic order of the
+        # variable indices: that is decreasing lexicographic order of the
+        # powers, and the loop does one step per feature, never more.
+        for variables in itertools.combinations_with_replacement(
+            range(d), total
+        ):
+            powers = [0] * d
+            for j in variables:
+                powers[j] += 1
+            tuples.append((p - total, *powers))
     return tuples
 
 

@@ -151,7 +151,9 @@ class ClassicalMDS(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self._metric() == "precomputed"
+        precomputed = self._metric() == "precomputed"
+        tags.input_tags.pairwise = precomputed
+        tags.input_tags.positive_only = precomputed
         return tags
 
     def _metric(self) -> str:
@@ -189,7 +191,10 @@ class ClassicalMDS(BaseEstimator):
             name = "X (dissimilarities)"
             D = check_symmetric(check_array(X, name), name)
             if np.any(D < 0):
-                raise ValueError(f"{name} must not have negative entries")
+                raise ValueError(
+                    f"{name} must not have negative entries (Negative values "
+                    "in data passed to ClassicalMDS)"
+                )
             if np.any(np.diag(D) != 0):
                 raise ValueError(f"{name} must have a zero diagonal")
             D2 = D * D

@@ -108,16 +108,17 @@ class PCA(BaseEstimator):
 
     Examples
     --------
-    Four points on the line :math:`y = 2x`, and one off it:
+    Four points on the line :math:`y = 2x` and one just off it: the first
+    component is close to the line's direction :math:`(1, 2)/\sqrt5`.
 
     >>> import numpy as np
     >>> X = np.array([[0.0, 0.0], [1.0, 2.0], [2.0, 4.0], [3.0, 6.0],
     ...               [1.0, 3.0]])
     >>> pca = PCA(n_components=1).fit(X)
     >>> pca.components_.round(4)
-    array([[0.4472, 0.8944]])
+    array([[0.4501, 0.893 ]])
     >>> pca.explained_variance_ratio_.round(4)
-    array([0.9877])
+    array([0.9937])
     >>> pca
     PCA(n_components=1)
     """

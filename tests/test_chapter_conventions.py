@@ -3,13 +3,16 @@
 import json
 import pathlib
 import re
+import sys
 
 import pytest
 
 CHAPTERS = sorted(
     (pathlib.Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb")
 )
-COLAB_INSTALL = 'if importlib.util.find_spec("kpca") is None:'
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from sync_install_cells import install_cell_source  # noqa: E402
 
 
 def code_cells(path):
@@ -77,8 +80,18 @@ def test_cells_are_executed_without_errors_paths_or_addresses(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_chapter_installs_kpca_on_colab(path):
+    # The repository URL lives in _config.yml alone;
+    # tools/sync_install_cells.py writes it into every chapter.
     first = code_cells(path)[0]
-    assert COLAB_INSTALL in "".join(first["source"]), (
-        "the first code cell must install kpca where it is missing"
+    assert "".join(first["source"]) == install_cell_source(), (
+        "the first code cell differs from the install cell made from "
+        "_config.yml: run python tools/sync_install_cells.py"
     )
     assert "remove-cell" in first.get("metadata", {}).get("tags", [])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_chapter_applies_the_book_style(path):
+    # The style ships with kpca, so a chapter looks the same wherever it runs.
+    imports = "".join(code_cells(path)[1]["source"])
+    assert "kpca.plotting.use_book_style()" in imports

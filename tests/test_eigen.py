@@ -101,7 +101,9 @@ def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
     K_c = kpca.center_kernel(kpca.gaussian_kernel(RINGS, sigma=10**-3.5))
     w, V = top_eigenpairs(K_c, k)
     assert w.shape == (k,)
-    np.testing.assert_allclose(w, np.linalg.eigvalsh(K_c)[::-1][:k], rtol=1e-10)
+    np.testing.assert_allclose(
+        w, np.linalg.eigvalsh(K_c)[::-1][:k], rtol=1e-10
+    )
     np.testing.assert_allclose(K_c @ V, V * w, atol=1e-10)
 
 
@@ -175,7 +177,8 @@ def test_sign_convention_ignores_one_ulp_ties():
 
 
 @pytest.mark.parametrize(
-    "k, exc", [(0, ValueError), (-1, ValueError), (4, ValueError), (2.0, TypeError)]
+    "k, exc",
+    [(0, ValueError), (-1, ValueError), (4, ValueError), (2.0, TypeError)],
 )
 def test_bad_k(k, exc):
     with pytest.raises(exc, match="k must be"):

@@ -188,7 +188,8 @@ def test_bad_precomputed():
         kpca.gaussian_kernel(IRIS[:10])
     )
     with pytest.raises(
-        ValueError, match="X has 4 features, but KernelPCA is expecting 10 features"
+        ValueError,
+        match="X has 4 features, but KernelPCA is expecting 10 features",
     ):
         kp.transform(np.ones((2, 4)))
 

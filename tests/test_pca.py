@@ -137,7 +137,8 @@ def test_transform_before_fit():
 def test_feature_mismatch():
     pca = kpca.PCA(2).fit(IRIS)
     with pytest.raises(
-        ValueError, match="X has 3 features, but PCA is expecting 4 features as input"
+        ValueError,
+        match="X has 3 features, but PCA is expecting 4 features as input",
     ):
         pca.transform(IRIS[:, :3])
     with pytest.raises(ValueError, match="Z has 3 columns"):

@@ -15,5 +15,9 @@ def assert_equal_up_to_sign(A, B, rtol=1e-7, atol=1e-9):
         i = int(np.argmax(np.abs(B[:, j])))
         sign = -1.0 if A[i, j] * B[i, j] < 0 else 1.0
         np.testing.assert_allclose(
-            A[:, j], sign * B[:, j], rtol=rtol, atol=atol, err_msg=f"column {j}"
+            A[:, j],
+            sign * B[:, j],
+            rtol=rtol,
+            atol=atol,
+            err_msg=f"column {j}",
         )
