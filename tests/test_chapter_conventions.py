@@ -95,3 +95,33 @@ def test_chapter_applies_the_book_style(path):
     # The style ships with kpca, so a chapter looks the same wherever it runs.
     imports = "".join(code_cells(path)[1]["source"])
     assert "kpca.plotting.use_book_style()" in imports
+
+
+# A computed number printed with an exponent of -13 or below is round-off:
+# another CPU or BLAS prints another one.  Print a bound instead ("below
+# 1e-10: True"); a bound has no decimal digits, a computed value has.
+ROUND_OFF = re.compile(r"(?<![\w.])\d\.\d+[eE]-(?:1[3-9]|[2-9]\d|\d{3})\b")
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0\.(?:0*)(?![0-9]*[1-9])")
+
+
+def shown_text(cell):
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append("".join(output.get("text", "")))
+        data = output.get("data", {})
+        for mime in ("text/plain", "text/latex", "text/html", "text/markdown"):
+            parts.append("".join(data.get(mime, "")))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_stored_output_prints_round_off(path):
+    for i, cell in enumerate(code_cells(path)):
+        if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
+            continue
+        text = shown_text(cell)
+        found = ROUND_OFF.findall(text) or NEGATIVE_ZERO.findall(text)
+        assert not found, (
+            f"code cell {i} prints round-off ({found[:3]}): print a bound "
+            "or a rounded value instead"
+        )
