@@ -1,6 +1,9 @@
 # Build and test the book. Two commands on a fresh machine:
 #   make book   build the book into _build/html (creates .venv on first use)
-#   make test   unit tests + doctests, notebooks (nbval), book build (-W), browser check
+#   make test   every test: lint, unit tests + doctests + scikit-learn's estimator
+#               checks, eigensolver regressions under two other BLAS kernels,
+#               the notebooks (nbval) under two BLAS kernels, the book build (-W),
+#               the browser check, the chapters run outside the repository
 # See README.md.
 
 SHELL := /bin/bash
@@ -22,12 +25,17 @@ export PYTHONHASHSEED := 0
 JB_BUILD := jupyter-book build . --builder html -W --keep-going
 NBVAL    := pytest --nbval chapters --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 NB       ?= *.ipynb
+# Another CPU's BLAS, as a reader on Binder or Colab may have: OpenBLAS's
+# Sandybridge kernels, single-threaded (a different summation order).
+OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
+LINTED   := kpca tests tools benchmarks _ext chapters
 
-.PHONY: help venv book test execute clean
+.PHONY: help venv book test lint execute standalone clean
 
 help:
 	@echo "make book     build the book into $(HTML) (creates $(VENV) if needed)"
-	@echo "make test     run every test: unit + doctests, nbval, book build (-W), browser check"
+	@echo "make test     run every test (see the top of this file); about 15 minutes"
+	@echo "make lint     ruff check and format --check"
 	@echo "make execute  re-execute chapters in place (NB=name.ipynb for one; cwd chapters/)"
 	@echo "make clean    remove $(dir $(HTML)) and caches (keeps $(VENV))"
 
@@ -35,8 +43,9 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Re-install only when requirements.txt or pyproject.toml changes.
-$(STAMP): requirements.txt pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install -r requirements.txt
+# constraints.txt pins every transitive dependency to the tested versions.
+$(STAMP): requirements.txt constraints.txt pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -r requirements.txt -c constraints.txt
 	touch $@
 
 venv: $(STAMP)
@@ -46,16 +55,34 @@ book: $(STAMP)
 	@echo
 	@echo "The book is at $(CURDIR)/$(HTML)/index.html"
 
+lint: $(STAMP)
+	ruff check $(LINTED)
+	ruff format --check $(LINTED)
+
 test: $(STAMP)
-	@echo "==> [1/4] unit tests and doctests (tests/, kpca/)"
-	pytest tests kpca --doctest-modules -p no:cacheprovider
-	@echo "==> [2/4] notebooks: stored outputs must match a fresh run (nbval, strict)"
+	@echo "==> [1/8] lint: ruff check and format (code fits the book's 79 columns)"
+	$(MAKE) --no-print-directory lint
+	@echo "==> [2/8] unit tests, doctests, scikit-learn's estimator checks"
+	pytest tests kpca --doctest-modules -p no:cacheprovider -n 2
+	@echo "==> [3/8] eigensolver regressions under two other OpenBLAS kernels"
+	OPENBLAS_CORETYPE=Sandybridge pytest tests/test_eigen.py -q -p no:cacheprovider
+	OPENBLAS_CORETYPE=Prescott pytest tests/test_eigen.py -q -p no:cacheprovider
+	@echo "==> [4/8] notebooks: stored outputs must match a fresh run (nbval, strict)"
 	$(NBVAL)
-	@echo "==> [3/4] book build from scratch, warnings are errors"
+	@echo "==> [5/8] notebooks again under another BLAS kernel ($(OTHER_BLAS))"
+	$(OTHER_BLAS) $(NBVAL) -n 2 --dist loadfile
+	@echo "==> [6/8] book build from scratch, warnings are errors"
 	rm -rf _build
 	@start=$$(date +%s); $(JB_BUILD); echo "book built in $$(( $$(date +%s) - start )) s"
-	@echo "==> [4/4] every built page in Chromium (math typeset, images, links, no network)"
+	@echo "==> [7/8] every built page in Chromium (math typeset, images, links, no network)"
 	pytest tests/browser -p no:cacheprovider
+	@echo "==> [8/8] every chapter in an empty directory, with only kpca[book] installed"
+	$(MAKE) --no-print-directory standalone
+
+# Each chapter runs outside the repository, in a fresh venv that has only the
+# package and its `book` extra (at the tested versions), as on Colab.
+standalone: $(STAMP)
+	bash tools/run_chapters_standalone.sh
 
 execute: $(STAMP)
 	cd chapters && jupyter nbconvert --to notebook --execute --inplace \

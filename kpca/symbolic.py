@@ -95,7 +95,9 @@ def polynomial_feature_vector(
         weight = sympy.Integer(math.factorial(degree)) / math.prod(
             math.factorial(q) for q in powers
         )
-        monomial = sympy.Mul(*[xi**q for xi, q in zip(x, powers[1:])])
+        monomial = sympy.Mul(
+            *[xi**q for xi, q in zip(x, powers[1:], strict=True)]
+        )
         entries.append(
             sympy.sqrt(weight * sympy.sympify(coef0) ** powers[0]) * monomial
         )
@@ -109,7 +111,7 @@ def monomials_of_polynomial_kernel(d: int, degree: int) -> list:
     x, y = symbol_vector("x", d), symbol_vector("y", d)
     expanded = sympy.expand(polynomial_kernel_expr(x, y, degree))
     return [
-        sympy.Mul(*[g**e for g, e in zip(x, m[:d])])
+        sympy.Mul(*[g**e for g, e in zip(x, m[:d], strict=True)])
         for m in sympy.Poly(expanded, *x).monoms()
     ]
 

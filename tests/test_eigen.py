@@ -11,7 +11,7 @@ import kpca
 from kpca.eigen import align_signs, top_eigenpairs
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _orthogonal(n):
     Q, _ = np.linalg.qr(np.random.default_rng(n).normal(size=(n, n)))
     Q.setflags(write=False)

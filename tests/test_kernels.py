@@ -59,11 +59,6 @@ def test_gaussian_diagonal_is_one_and_values_in_unit_interval(rng):
     assert np.all((K > 0) & (K <= 1))
 
 
-def test_two_point_example():
-    K = kpca.polynomial_kernel(np.array([[1.0, 1.0], [2.0, 1.0]]), degree=2)
-    np.testing.assert_array_equal(K, [[9.0, 16.0], [16.0, 36.0]])
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     X=arrays(np.float64, (5, 3), elements=st.floats(-3, 3)),
@@ -98,7 +93,7 @@ def test_gaussian_feature_map_converges():
     for J in (2, 5, 10, 20, 30):
         phi = kpca.gaussian_feature_map_1d(x, sigma=1.0, n_terms=J)
         errors.append(np.abs(phi @ phi.T - K).max())
-    assert all(a > b for a, b in zip(errors, errors[1:]))
+    assert all(a > b for a, b in zip(errors, errors[1:], strict=False))
     assert errors[-1] < 1e-14
 
 

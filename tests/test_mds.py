@@ -3,9 +3,9 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
+from utils import assert_equal_up_to_sign
 
 import kpca
-from utils import assert_equal_up_to_sign
 
 IRIS = load_iris().data
 

@@ -5,9 +5,9 @@ import pytest
 from sklearn import decomposition
 from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
+from utils import assert_equal_up_to_sign
 
 import kpca
-from utils import assert_equal_up_to_sign
 
 IRIS = load_iris().data
 

@@ -38,7 +38,9 @@ def test_symbolic_and_numeric_maps_agree(rng):
     x = symbolic.symbol_vector("x", 2)
     phi = symbolic.polynomial_feature_vector(x, 3)
     point = rng.normal(size=2)
-    values = np.array([float(e.subs(dict(zip(x, point)))) for e in phi])
+    values = np.array(
+        [float(e.subs(dict(zip(x, point, strict=True)))) for e in phi]
+    )
     np.testing.assert_allclose(
         values,
         kpca.polynomial_feature_map(point[None, :], degree=3)[0],
@@ -52,9 +54,15 @@ def test_counts(d, p):
     assert len(symbolic.all_stars_and_bars(d, p)) == comb(p + d, d)
 
 
-def test_stars_and_bars_drawing():
-    assert symbolic.stars_and_bars((1, 2, 0, 3)) == "o/oo//ooo"
-    assert "o/oo//ooo" in symbolic.all_stars_and_bars(3, 6)
+def test_stars_and_bars_enumerate_the_exponents():
+    # Each arrangement of p balls and d sticks is one exponent tuple.
+    drawings = symbolic.all_stars_and_bars(3, 4)
+    assert len(drawings) == len(set(drawings)) == 35  # C(4 + 3, 3)
+    from_exponents = {
+        symbolic.stars_and_bars(e)
+        for e in kpca.feature_maps.polynomial_exponents(3, 4)
+    }
+    assert from_exponents == set(drawings)
 
 
 def test_centering_matrix_sym_is_idempotent():

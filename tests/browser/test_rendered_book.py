@@ -185,7 +185,7 @@ class _IdCollector(html.parser.HTMLParser):
                 self.ids.add(value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ids_of(path: Path) -> frozenset[str]:
     collector = _IdCollector()
     collector.feed(path.read_text(encoding="utf-8"))

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Run every chapter as a reader on Colab or Binder would: alone in an empty
+# directory, in a fresh virtual environment that has only the kpca package
+# with its `book` extra (pinned to the tested versions by constraints.txt),
+# and check its stored outputs with nbval.  Nothing of the repository is on
+# the path, so a chapter that reads a file of the repository, or imports
+# something kpca[book] does not install, fails here.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+python=${PYTHON:-python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+unset PYTHONPATH VIRTUAL_ENV
+
+"$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/wheel" "$root"
+wheel=$(ls "$work"/wheel/kpca-*.whl)
+"$python" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --upgrade pip
+# The reader's environment: the package and its extra, plus the notebook
+# tooling that Colab and Binder provide (a kernel) and the test runner.
+"$work/venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" \
+    "kpca[book] @ file://$wheel" ipykernel nbval pytest
+
+status=0
+for notebook in "$root"/chapters/*.ipynb; do
+    name=$(basename "$notebook")
+    dir="$work/run/${name%.ipynb}"
+    mkdir -p "$dir"
+    cp "$notebook" "$dir/"
+    if (cd "$dir" && "$work/venv/bin/python" -m pytest --nbval "$name" \
+            --current-env -q -p no:cacheprovider \
+            --nbval-sanitize-with "$root/tests/nbval_sanitize.cfg" \
+            > "$dir/log.txt" 2>&1); then
+        echo "ok      $name"
+    else
+        echo "FAILED  $name"
+        tail -n 40 "$dir/log.txt"
+        status=1
+    fi
+done
+exit $status
