@@ -32,6 +32,16 @@ __all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
 def centering_matrix(n: int) -> np.ndarray:
     r"""The centring matrix :math:`H = I_n - \frac1n \mathbf 1 \mathbf 1^\top`.
 
+    Parameters
+    ----------
+    n : int
+        Size, at least 1.
+
+    Returns
+    -------
+    H : ndarray, shape (n, n)
+        Symmetric and idempotent (:math:`H^2 = H`), with :math:`H\mathbf 1 = 0`.
+
     Examples
     --------
     >>> centering_matrix(2)

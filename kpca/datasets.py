@@ -32,6 +32,17 @@ def circle_points(n: int = 12, radius: float = 1.0) -> np.ndarray:
     Their mean is 0 and their covariance is :math:`\tfrac{r^2}{2} I` for
     :math:`n \ge 3`: PCA sees no preferred direction.
 
+    Parameters
+    ----------
+    n : int, default 12
+        Number of points (the notes use 12).
+    radius : float, default 1.0
+
+    Returns
+    -------
+    ndarray, shape (n, 2)
+        Point :math:`k` is :math:`r(\cos 2\pi k/n, \sin 2\pi k/n)`.
+
     Examples
     --------
     >>> X = circle_points(4)

@@ -35,6 +35,20 @@ def polynomial_exponents(
     (by :math:`p_1 + \dots + p_d`, then lexicographically decreasing).  There
     are :math:`\binom{p+d}{d}` of them: one per feature of the polynomial kernel.
 
+    Parameters
+    ----------
+    n_features : int
+        The dimension :math:`d`.
+    degree : int
+        The degree :math:`p`.
+
+    Returns
+    -------
+    list of tuple of int
+        Tuples of length :math:`d + 1`, found in :math:`O(D\,d)` steps for
+        :math:`D` tuples (multisets of variables, never all
+        :math:`(p+1)^d` candidate tuples).
+
     Examples
     --------
     >>> polynomial_exponents(2, 2)

@@ -287,6 +287,24 @@ def make_kernel(
     ``k(X, Y)`` returning the ``(len(X), len(Y))`` matrix of kernel values.
     The parameters are validated here, once.
 
+    Parameters
+    ----------
+    kernel : {"linear", "polynomial", "gaussian"} or callable
+        The kernel.
+    sigma : float, default 1.0
+        Width of the Gaussian kernel.
+    degree : int, default 2
+        Degree of the polynomial kernel.
+    coef0 : float, default 1.0
+        Constant of the polynomial kernel.
+
+    Returns
+    -------
+    callable
+        ``k(X, Y=None)`` returning the ``(len(X), len(Y))`` kernel matrix
+        (``Y`` defaults to ``X``); a user's callable is wrapped so that its
+        input and output are validated.
+
     Examples
     --------
     >>> import numpy as np

@@ -64,7 +64,36 @@ def scatter_labelled(
     title: str | None = None,
     **scatter_kwargs,
 ):
-    """Scatter the first two columns of ``Z``, one colour (and legend entry) per label."""
+    """Scatter the first two columns of ``Z``, one colour and legend entry per label.
+
+    Parameters
+    ----------
+    Z : array_like, shape (n, k)
+        Points, e.g. scores; a single column is drawn against 0.
+    labels : sequence, optional
+        Class of each point; each distinct value (sorted) gets the next
+        colour of the style's cycle.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when None.
+    names : sequence of str, optional
+        Legend names of the sorted distinct labels.
+    xlabel, ylabel, title : str
+        Axis labels and an optional title.
+    **scatter_kwargs
+        Passed to ``Axes.scatter`` (e.g. ``s=8``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = scatter_labelled(np.eye(3), labels=[0, 1, 1], names=["a", "b"])
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['a', 'b']
+    >>> plt.close(ax.figure)
+    """
     import matplotlib.pyplot as plt
 
     Z = np.asarray(Z, dtype=float)
@@ -101,10 +130,37 @@ def image_grid(
     symmetric: bool = False,
     size: float = 1.2,
 ):
-    """Show the rows of ``images`` (flattened) as a grid of pictures; return the figure.
+    """Show the rows of ``images`` (flattened) as a grid of pictures.
 
-    ``symmetric=True`` centres the colour scale of each picture on 0, which is
-    how eigenfaces (signed vectors) should be shown.
+    Parameters
+    ----------
+    images : array_like, shape (m, h * w)
+        One flattened picture per row.
+    image_shape : tuple of int
+        ``(h, w)``.
+    n_cols : int, default 8
+        Pictures per row of the grid.
+    titles : sequence of str, optional
+        One title per picture.
+    cmap : str, default "gray"
+        Colour map.
+    symmetric : bool, default False
+        Centre the colour scale of each picture on 0, which is how signed
+        vectors such as eigenfaces should be shown.
+    size : float, default 1.2
+        Width of one picture in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig = image_grid(np.arange(12.0).reshape(2, 6), (2, 3), n_cols=2)
+    >>> len(fig.axes), fig.axes[0].images[0].get_array().shape
+    (2, (2, 3))
+    >>> plt.close(fig)
     """
     import matplotlib.pyplot as plt
 

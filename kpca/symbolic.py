@@ -31,6 +31,17 @@ __all__ = [
 def symbol_vector(name: str, d: int) -> sympy.Matrix:
     """Column vector of real symbols ``name1 .. name{d}``.
 
+    Parameters
+    ----------
+    name : str
+        Stem of the symbols' names.
+    d : int
+        Number of entries.
+
+    Returns
+    -------
+    sympy.Matrix, shape (d, 1)
+
     Examples
     --------
     >>> symbol_vector("x", 2)
@@ -46,6 +57,17 @@ def symbol_vector(name: str, d: int) -> sympy.Matrix:
 
 def symbol_matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
     """Matrix of real symbols ``name_{ij}`` (1-based indices).
+
+    Parameters
+    ----------
+    name : str
+        Stem of the symbols' names.
+    rows, cols : int
+        Shape of the matrix.
+
+    Returns
+    -------
+    sympy.Matrix, shape (rows, cols)
 
     Examples
     --------
@@ -68,7 +90,27 @@ def symbol_matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
 def polynomial_kernel_expr(
     x: sympy.Matrix, y: sympy.Matrix, degree: int = 2, coef0=1
 ) -> sympy.Expr:
-    r"""The expression :math:`(c + x^\top y)^p` (not expanded)."""
+    r"""The expression :math:`(c + x^\top y)^p` (not expanded).
+
+    Parameters
+    ----------
+    x, y : sympy.Matrix, shape (d, 1)
+        Column vectors, e.g. from :func:`symbol_vector`.
+    degree : int, default 2
+        The exponent :math:`p`.
+    coef0 : sympy expression or number, default 1
+        The constant :math:`c`.
+
+    Returns
+    -------
+    sympy.Expr
+
+    Examples
+    --------
+    >>> x, y = symbol_vector("x", 2), symbol_vector("y", 2)
+    >>> polynomial_kernel_expr(x, y, 2)
+    (x1*y1 + x2*y2 + 1)**2
+    """
     degree = check_nonnegative_int(degree, "degree")
     return (coef0 + (x.T * y)[0, 0]) ** degree
 
@@ -79,6 +121,21 @@ def polynomial_feature_vector(
     r"""Symbolic feature map of :math:`(c + x^\top y)^p`, multinomial weights included.
 
     Same feature order as :func:`kpca.feature_maps.polynomial_feature_map`.
+
+    Parameters
+    ----------
+    x : sympy.Matrix, shape (d, 1)
+        A column vector of symbols.
+    degree : int, default 2
+        The exponent :math:`p`.
+    coef0 : sympy expression or number, default 1
+        The constant :math:`c \ge 0`.
+
+    Returns
+    -------
+    sympy.Matrix, shape (D, 1)
+        :math:`\phi(x)` with :math:`D = \binom{p+d}{d}` entries, so that
+        :math:`\phi(x)^\top\phi(y) = (c + x^\top y)^p`.
 
     Examples
     --------
@@ -105,7 +162,26 @@ def polynomial_feature_vector(
 
 
 def monomials_of_polynomial_kernel(d: int, degree: int) -> list:
-    r"""Distinct monomials of the expansion of :math:`(1 + \sum_i x_i y_i)^p`, as sympy terms."""
+    r"""Distinct monomials in :math:`x` of the expansion of :math:`(1 + x^\top y)^p`.
+
+    Parameters
+    ----------
+    d : int
+        Dimension of :math:`x` and :math:`y`.
+    degree : int
+        The exponent :math:`p`.
+
+    Returns
+    -------
+    list of sympy.Expr
+        One monomial :math:`x_1^{p_1}\cdots x_d^{p_d}` per feature of the
+        kernel, in sympy's order.
+
+    Examples
+    --------
+    >>> monomials_of_polynomial_kernel(1, 2)
+    [x1**2, x1, 1]
+    """
     import sympy
 
     x, y = symbol_vector("x", d), symbol_vector("y", d)
@@ -121,6 +197,17 @@ def count_polynomial_features(d: int, degree: int) -> int:
 
     This is the feature dimension :math:`D`; it equals :math:`\binom{p+d}{d}`.
 
+    Parameters
+    ----------
+    d : int
+        Dimension of the data.
+    degree : int
+        The exponent :math:`p`.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> [count_polynomial_features(d, p) for d, p in [(2, 2), (3, 2), (2, 5), (3, 6)]]
@@ -131,6 +218,16 @@ def count_polynomial_features(d: int, degree: int) -> int:
 
 def stars_and_bars(exponents) -> str:
     r"""Draw an exponent tuple :math:`(p_0, \dots, p_d)` as balls ``o`` and sticks ``/``.
+
+    Parameters
+    ----------
+    exponents : sequence of int
+        :math:`(p_0, \dots, p_d)`, each :math:`\ge 0`.
+
+    Returns
+    -------
+    str
+        :math:`p_0` balls, a stick, :math:`p_1` balls, ..., :math:`p_d` balls.
 
     Examples
     --------
@@ -143,6 +240,19 @@ def stars_and_bars(exponents) -> str:
 
 def all_stars_and_bars(d: int, degree: int) -> list[str]:
     r"""Every arrangement of ``degree`` balls and ``d`` sticks (there are :math:`\binom{p+d}{d}`).
+
+    Parameters
+    ----------
+    d : int
+        Number of sticks (the dimension).
+    degree : int
+        Number of balls :math:`p`.
+
+    Returns
+    -------
+    list of str
+        The drawings, in the graded order of
+        :func:`kpca.feature_maps.polynomial_exponents`.
 
     Examples
     --------
@@ -159,6 +269,15 @@ def all_stars_and_bars(d: int, degree: int) -> list[str]:
 
 def centering_matrix_sym(n: int) -> sympy.Matrix:
     r"""Exact :math:`H = I_n - \frac1n\mathbf 1\mathbf 1^\top` with rational entries.
+
+    Parameters
+    ----------
+    n : int
+        Size.
+
+    Returns
+    -------
+    sympy.Matrix, shape (n, n)
 
     Examples
     --------
