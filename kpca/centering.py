@@ -55,23 +55,78 @@ def centering_matrix(n: int) -> np.ndarray:
 def _center_kernel_inplace(
     K: np.ndarray, symmetric: bool = False
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """Centre the square ``K`` in place; return it with its column means and grand mean.
+    """Centre the square ``K`` in place; return it, its column means and grand mean.
 
     With ``symmetric=True`` (the caller guarantees ``K == K.T``) the row means
     are the column means and the result is again exactly symmetric.
     """
-    n = K.shape[0]
     col_means = K.mean(axis=0)
     row_means = col_means if symmetric else K.mean(axis=1)
     grand_mean = float(col_means.mean())
-    # One pass over K, a block of rows at a time: K_ij - (r_i + c_j - g).
+    _subtract_means_inplace(K, row_means, col_means, grand_mean)
+    return K, col_means, grand_mean
+
+
+def _subtract_means_inplace(
+    K: np.ndarray,
+    row_means: np.ndarray,
+    col_means: np.ndarray,
+    grand_mean: float,
+) -> None:
+    """``K_ij -= r_i + c_j - g`` in one pass, a block of rows at a time."""
+    n = K.shape[1]
     step = max(1, _BLOCK_ENTRIES // max(n, 1))
-    for start in range(0, n, step):
+    for start in range(0, K.shape[0], step):
         block = slice(start, start + step)
         shift = row_means[block, None] + col_means[None, :]
         shift -= grand_mean
         K[block] -= shift
-    return K, col_means, grand_mean
+
+
+class _CentredKernel:
+    r"""The centred kernel matrix :math:`HKH` as an operator, never formed.
+
+    :math:`HKH\,X = KX - \mathbf 1 (c^\top X) - c\,(\mathbf 1^\top X)
+    + g\,\mathbf 1 (\mathbf 1^\top X)` for the symmetric :math:`K` with
+    column means :math:`c` and grand mean :math:`g`: a product with the
+    centred matrix costs one product with :math:`K` plus :math:`O(n)` per
+    column, and no pass over :math:`K` is spent on centring it.  Internal to
+    kpca: the iterative eigensolvers take it like a matrix.
+    """
+
+    def __init__(self, K: np.ndarray) -> None:
+        self._K = K
+        self.col_means = K.mean(axis=0)
+        self.grand_mean = float(self.col_means.mean())
+        self.shape = K.shape
+        self.dtype = K.dtype
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray:
+        Y = self._K @ X
+        c, g = self.col_means, self.grand_mean
+        if X.ndim == 1:
+            total = X.sum()
+            Y -= c @ X
+            Y -= c * total
+            Y += g * total
+        else:
+            totals = X.sum(axis=0)
+            Y -= (c @ X)[None, :]
+            Y -= np.outer(c, totals)
+            Y += g * totals[None, :]
+        return Y
+
+    def trace(self) -> float:
+        r""":math:`\operatorname{tr} HKH = \operatorname{tr} K - n g`."""
+        return float(np.trace(self._K)) - self.shape[0] * self.grand_mean
+
+    def materialize(self) -> np.ndarray:
+        """Centre :math:`K` in place and return it; the operator is then spent."""
+        K, self._K = self._K, None
+        _subtract_means_inplace(
+            K, self.col_means, self.col_means, self.grand_mean
+        )
+        return K
 
 
 def center_kernel(K) -> np.ndarray:

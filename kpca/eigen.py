@@ -46,7 +46,7 @@ References
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.linalg
@@ -81,6 +81,21 @@ RANK_RTOL = 1e-10
 #: Entries whose magnitudes differ by less than this fraction of the largest
 #: count as tied for the sign convention, so round-off cannot flip a sign.
 SIGN_TIE_RTOL = 1e-6
+
+
+class _Operator(Protocol):
+    """A symmetric matrix known through its products (``A @ X``).
+
+    ``materialize()`` returns the matrix itself, for the dense solver; after
+    it the operator may not be used again.
+    """
+
+    shape: tuple[int, int]
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray: ...
+
+    def materialize(self) -> np.ndarray: ...
+
 
 # Below this size a dense decomposition is as fast as anything iterative.
 _DENSE_UP_TO = 600
@@ -170,7 +185,7 @@ def numerical_rank(eigenvalues: Any, rtol: float = RANK_RTOL) -> int:
 
 
 def _pairs_check_out(
-    A: np.ndarray, w: np.ndarray, V: np.ndarray, k: int, tol: float
+    A: np.ndarray | _Operator, w: np.ndarray, V: np.ndarray, k: int, tol: float
 ) -> bool:
     """Whether ``(w, V)`` are ``k`` orthonormal eigenpairs of ``A`` to ``tol``."""
     if (
@@ -179,7 +194,11 @@ def _pairs_check_out(
         or not np.all(np.isfinite(w))
     ):
         return False
-    scale = max(float(np.linalg.norm(A)), np.finfo(float).tiny)
+    if isinstance(A, np.ndarray):
+        scale = float(np.linalg.norm(A))
+    else:  # an operator: the largest eigenvalue found bounds its scale
+        scale = float(np.max(np.abs(w))) if w.size else 0.0
+    scale = max(scale, np.finfo(float).tiny)
     roundoff = _CHECK_ROUNDOFF_UNITS * np.finfo(float).eps
     residual = np.linalg.norm(A @ V - V * w, axis=0)
     if np.any(residual > max(tol, roundoff) * scale):
@@ -199,8 +218,11 @@ def _full_dense(
 
 
 def _dense(
-    A: np.ndarray, k: int, overwrite: bool
+    A: np.ndarray | _Operator, k: int, overwrite: bool
 ) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(A, np.ndarray):
+        A = A.materialize()  # the operator is spent; its matrix is ours
+        overwrite = True
     n = A.shape[0]
     if k < n:
         # The subset driver must leave A intact: it is needed again if the
@@ -219,7 +241,11 @@ def _dense(
 
 
 def _subspace(
-    A: np.ndarray, k: int, tol: float, max_iter: int, rng: np.random.Generator
+    A: np.ndarray | _Operator,
+    k: int,
+    tol: float,
+    max_iter: int,
+    rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     n = A.shape[0]
     p = min(n, max(2 * k, k + 20))
@@ -242,7 +268,10 @@ def _subspace(
 
 
 def _missed_above(
-    A: np.ndarray, w: np.ndarray, V: np.ndarray, rng: np.random.Generator
+    A: np.ndarray | _Operator,
+    w: np.ndarray,
+    V: np.ndarray,
+    rng: np.random.Generator,
 ) -> bool:
     """Whether ``A`` has an eigenvalue above ``w[-1]`` outside ``span(V)``.
 
@@ -275,13 +304,22 @@ def _missed_above(
 
 
 def _arpack(
-    A: np.ndarray, k: int, tol: float, max_iter: int, rng: np.random.Generator
+    A: np.ndarray | _Operator,
+    k: int,
+    tol: float,
+    max_iter: int,
+    rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     # ARPACK stops when every Ritz pair has residual <= tol * |Ritz value|.
     v0 = rng.uniform(-1.0, 1.0, A.shape[0])
+    operator = A
+    if not isinstance(A, np.ndarray):
+        operator = scipy.sparse.linalg.LinearOperator(
+            A.shape, matvec=A.__matmul__, matmat=A.__matmul__, dtype=float
+        )
     try:
         w, V = scipy.sparse.linalg.eigsh(
-            A, k=k, which="LA", tol=tol, v0=v0, maxiter=max_iter
+            operator, k=k, which="LA", tol=tol, v0=v0, maxiter=max_iter
         )
     except scipy.sparse.linalg.ArpackError:  # no convergence, or a breakdown
         return None
@@ -295,7 +333,7 @@ def _arpack(
 
 
 def _top_eigenpairs(
-    A: np.ndarray,
+    A: np.ndarray | _Operator,
     k: int,
     solver: str,
     tol: float,
@@ -304,7 +342,12 @@ def _top_eigenpairs(
     overwrite: bool,
     assume_psd: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`top_eigenpairs` on validated input (``A`` exactly symmetric)."""
+    """:func:`top_eigenpairs` on validated input.
+
+    ``A`` is an exactly symmetric array, or an operator (see ``_Operator``)
+    whose matrix is exactly symmetric; ``overwrite`` lets the dense solver
+    destroy the array.
+    """
     n = A.shape[0]
     rng = np.random.default_rng(0 if random_state is None else random_state)
     if solver == "auto":

@@ -34,7 +34,7 @@ from ._validation import (
     check_random_state,
     check_symmetric,
 )
-from .centering import _center_kernel_inplace, _center_test_kernel_with_means
+from .centering import _center_test_kernel_with_means, _CentredKernel
 from .eigen import EIGEN_SOLVERS, _top_eigenpairs, numerical_rank
 from .kernels import KernelFunction, make_kernel
 
@@ -262,14 +262,17 @@ class KernelPCA(BaseEstimator):
 
         col_means = grand_mean = None
         if center:
-            K, col_means, grand_mean = _center_kernel_inplace(
-                K, symmetric=True
-            )
-        total = float(np.trace(K))
-        # Centring in place and letting the solver overwrite K keeps one
-        # n x n array alive.
+            # The centring is folded into the products with K (an iterative
+            # solver never needs K_c itself); the dense solver centres K in
+            # place.  Either way one n x n array is alive.
+            operator = _CentredKernel(K)
+            col_means, grand_mean = operator.col_means, operator.grand_mean
+            total = operator.trace()
+        else:
+            operator, total = K, float(np.trace(K))
+        del K
         mu, V = _top_eigenpairs(
-            K,
+            operator,
             n if k is None else k,
             self.eigen_solver,
             1e-10,
@@ -278,7 +281,7 @@ class KernelPCA(BaseEstimator):
             True,
             self._known_psd(),
         )
-        del K
+        del operator
         keep = numerical_rank(mu)
         if keep == 0:
             raise ValueError(
