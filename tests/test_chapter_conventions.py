@@ -125,3 +125,30 @@ def test_no_stored_output_prints_round_off(path):
             f"code cell {i} prints round-off ({found[:3]}): print a bound "
             "or a rounded value instead"
         )
+
+
+def test_repository_url_is_written_in_one_place():
+    # _config.yml holds it; the chapters' install cells are generated from it.
+    import subprocess
+
+    url = install_cell_source().rsplit("git+", 1)[1].rstrip('"')
+    files = subprocess.run(
+        ["git", "ls-files"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    holders = []
+    for name in files:
+        path = ROOT / name
+        if name == "_config.yml" or not path.is_file():
+            continue
+        text = path.read_text(errors="ignore")
+        if name.endswith(".ipynb"):
+            cells = json.loads(text)["cells"]
+            first = next(c for c in cells if c["cell_type"] == "code")
+            text = json.dumps([c for c in cells if c is not first])
+        if url in text:
+            holders.append(name)
+    assert not holders, f"the repository URL is repeated in {holders}"
