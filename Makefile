@@ -58,6 +58,7 @@ book: $(STAMP)
 lint: $(STAMP)
 	ruff check $(LINTED)
 	ruff format --check $(LINTED)
+	mypy
 
 test: $(STAMP)
 	@echo "==> [1/8] lint: ruff check and format (code fits the book's 79 columns)"

@@ -241,11 +241,12 @@ def check_n_components(
         raise TypeError(
             f"{name} must be None or a positive integer, got {n_components!r}"
         )
+    n_components = int(n_components)
     if not 1 <= n_components <= upper:
         raise ValueError(
             f"{name} must be between 1 and {upper} for this data, got {n_components}"
         )
-    return int(n_components)
+    return n_components
 
 
 def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:

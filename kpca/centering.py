@@ -95,14 +95,21 @@ class _CentredKernel:
     """
 
     def __init__(self, K: np.ndarray) -> None:
-        self._K = K
+        self._K: np.ndarray | None = K
         self.col_means = K.mean(axis=0)
         self.grand_mean = float(self.col_means.mean())
         self.shape = K.shape
         self.dtype = K.dtype
 
+    def _matrix(self) -> np.ndarray:
+        if self._K is None:
+            raise RuntimeError(
+                "the operator was materialized: its matrix is gone"
+            )
+        return self._K
+
     def __matmul__(self, X: np.ndarray) -> np.ndarray:
-        Y = self._K @ X
+        Y = self._matrix() @ X
         c, g = self.col_means, self.grand_mean
         if X.ndim == 1:
             total = X.sum()
@@ -118,11 +125,13 @@ class _CentredKernel:
 
     def trace(self) -> float:
         r""":math:`\operatorname{tr} HKH = \operatorname{tr} K - n g`."""
-        return float(np.trace(self._K)) - self.shape[0] * self.grand_mean
+        return (
+            float(np.trace(self._matrix())) - self.shape[0] * self.grand_mean
+        )
 
     def materialize(self) -> np.ndarray:
         """Centre :math:`K` in place and return it; the operator is then spent."""
-        K, self._K = self._K, None
+        K, self._K = self._matrix(), None
         _subtract_means_inplace(
             K, self.col_means, self.col_means, self.grand_mean
         )

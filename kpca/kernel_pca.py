@@ -260,16 +260,14 @@ class KernelPCA(BaseEstimator):
             )
         k = check_n_components(self.n_components, n)
 
-        col_means = grand_mean = None
-        if center:
-            # The centring is folded into the products with K (an iterative
-            # solver never needs K_c itself); the dense solver centres K in
-            # place.  Either way one n x n array is alive.
-            operator = _CentredKernel(K)
-            col_means, grand_mean = operator.col_means, operator.grand_mean
-            total = operator.trace()
-        else:
-            operator, total = K, float(np.trace(K))
+        # With centring, the centring is folded into the products with K (an
+        # iterative solver never needs K_c itself) and the dense solver
+        # centres K in place.  Either way one n x n array is alive.
+        centred = _CentredKernel(K) if center else None
+        operator: np.ndarray | _CentredKernel = (
+            K if centred is None else centred
+        )
+        total = float(np.trace(K)) if centred is None else centred.trace()
         del K
         mu, V = _top_eigenpairs(
             operator,
@@ -309,9 +307,9 @@ class KernelPCA(BaseEstimator):
         self.n_samples_ = n
         self.n_features_in_ = n_features
         self.X_fit_ = X_fit
-        if center:
-            self.kernel_col_means_ = col_means
-            self.kernel_mean_ = grand_mean
+        if centred is not None:
+            self.kernel_col_means_ = centred.col_means
+            self.kernel_mean_ = centred.grand_mean
         else:
             for stale in ("kernel_col_means_", "kernel_mean_"):
                 self.__dict__.pop(stale, None)
@@ -336,7 +334,9 @@ class KernelPCA(BaseEstimator):
             return self._scores(self._check_kernel_rows(X, "X"))
         X = check_array(X, "X")
         check_n_features(self, X)
-        return self._scores(self.kernel_function()(X, self.X_fit_))
+        kernel = self.kernel_function()
+        assert kernel is not None  # X_fit_ is None for precomputed kernels
+        return self._scores(kernel(X, self.X_fit_))
 
     def scores_from_kernel(self, K_new: Any) -> np.ndarray:
         r"""Scores of new points from their uncentred kernel rows.

@@ -10,6 +10,7 @@ with itself, which is then exactly symmetric.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -30,7 +31,11 @@ __all__ = [
     "kernel_diagonal",
 ]
 
-KernelFunction = Callable[[np.ndarray, np.ndarray | None], np.ndarray]
+
+class KernelFunction(Protocol):
+    """A kernel ``k(X, Y=None)``: the matrix of kernel values between rows."""
+
+    def __call__(self, X: Any, Y: Any = None) -> np.ndarray: ...
 
 
 def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
@@ -81,11 +86,11 @@ def _tiled(
     if translation_invariant:
         shift = X.mean(axis=0)
         X = X - shift
-        Y = None if symmetric else Y - shift
-    Y = X if symmetric else Y
-    n, m = X.shape[0], Y.shape[0]
+        Y = None if Y is None else Y - shift
+    columns = X if Y is None else Y
+    n, m = X.shape[0], columns.shape[0]
     sq_x = np.einsum("ij,ij->i", X, X)
-    sq_y = sq_x if symmetric else np.einsum("ij,ij->i", Y, Y)
+    sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
     K = np.empty((n, m))
     for i0 in range(0, n, _TILE):
         i1 = min(i0 + _TILE, n)
@@ -93,7 +98,7 @@ def _tiled(
         for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
             diagonal = symmetric and j0 == i0
-            Yj = Xi if diagonal else Y[j0:j1]
+            Yj = Xi if diagonal else columns[j0:j1]
             T = Xi @ Yj.T
             if finish is not None:
                 finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
@@ -334,12 +339,20 @@ def make_kernel(
     if kernel == "polynomial":
         degree = check_nonnegative_int(degree, "degree")
         coef0 = check_real(coef0, "coef0")
-        return lambda X, Y=None: polynomial_kernel(
-            X, Y, degree=degree, coef0=coef0
-        )
+        p, c = degree, coef0
+
+        def polynomial(X: Any, Y: Any = None) -> np.ndarray:
+            return polynomial_kernel(X, Y, degree=p, coef0=c)
+
+        return polynomial
     if kernel == "gaussian":
         sigma = check_positive_float(sigma, "sigma")
-        return lambda X, Y=None: gaussian_kernel(X, Y, sigma=sigma)
+        width = sigma
+
+        def gaussian(X: Any, Y: Any = None) -> np.ndarray:
+            return gaussian_kernel(X, Y, sigma=width)
+
+        return gaussian
     raise ValueError(
         f"kernel must be 'linear', 'polynomial', 'gaussian', 'precomputed' or a callable, got {kernel!r}"
     )

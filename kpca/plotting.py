@@ -107,9 +107,9 @@ def scatter_labelled(
     if labels is None:
         ax.scatter(Z[:, 0], y, **scatter_kwargs)
     else:
-        labels = np.asarray(labels)
-        for i, lab in enumerate(np.unique(labels)):
-            mask = labels == lab
+        label_array = np.asarray(labels)
+        for i, lab in enumerate(np.unique(label_array)):
+            mask = label_array == lab
             name = names[i] if names is not None else str(lab)
             ax.scatter(Z[mask, 0], y[mask], label=name, **scatter_kwargs)
         ax.legend(frameon=False)
@@ -259,14 +259,14 @@ def scatter_matrix(
     if labels is None:
         groups = [(None, np.ones(len(X), dtype=bool))]
     else:
-        labels = np.asarray(labels)
-        if len(labels) != len(X):
+        label_array = np.asarray(labels)
+        if len(label_array) != len(X):
             raise ValueError(
-                f"labels has {len(labels)} entries for {len(X)} samples"
+                f"labels has {len(label_array)} entries for {len(X)} samples"
             )
-        uniq = np.unique(labels)
+        uniq = np.unique(label_array)
         groups = [
-            (names[i] if names is not None else str(lab), labels == lab)
+            (names[i] if names is not None else str(lab), label_array == lab)
             for i, lab in enumerate(uniq)
         ]
     R = np.corrcoef(X, rowvar=False)

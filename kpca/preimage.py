@@ -39,7 +39,7 @@ from ._validation import (
     check_nonnegative_int,
     check_positive_float,
 )
-from .kernels import gaussian_kernel, kernel_diagonal
+from .kernels import KernelFunction, gaussian_kernel, kernel_diagonal
 
 if (
     TYPE_CHECKING
@@ -61,6 +61,19 @@ def _check_scores(model: KernelPCA, Z: Any) -> np.ndarray:
             f"Z has {Z.shape[1]} columns, but the model has {model.n_components_} components"
         )
     return Z
+
+
+def _kernel_and_training_data(
+    model: KernelPCA, caller: str
+) -> tuple[KernelFunction, np.ndarray]:
+    check_is_fitted(model, "eigenvectors_")
+    kernel = model.kernel_function()
+    if kernel is None or model.X_fit_ is None:
+        raise ValueError(
+            f"{caller} needs the kernel function and k(x, x), which a "
+            "precomputed kernel does not give"
+        )
+    return kernel, model.X_fit_
 
 
 def feature_space_coefficients(model: KernelPCA, Z: Any) -> np.ndarray:
@@ -146,11 +159,7 @@ def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
     >>> bool(reconstruction_error(kp, np.array([[5.0, 5.0]]))[0] > 0.5)
     True
     """
-    check_is_fitted(model, "eigenvectors_")
-    if model.kernel == "precomputed":
-        raise ValueError(
-            "reconstruction_error needs k(x, x), which a precomputed kernel does not give"
-        )
+    kernel, X_fit = _kernel_and_training_data(model, "reconstruction_error")
     X = check_array(X, "X")
     check_n_features(model, X)
     diag = kernel_diagonal(
@@ -160,9 +169,8 @@ def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
         degree=model.degree,
         coef0=model.coef0,
     )
-    K_new = model.kernel_function()(
-        X, model.X_fit_
-    )  # evaluated once, for the centring and the scores
+    # The kernel rows are evaluated once, for the centring and the scores.
+    K_new = kernel(X, X_fit)
     if hasattr(model, "kernel_col_means_"):
         diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
     Z = model.scores_from_kernel(K_new)
@@ -232,7 +240,7 @@ def gaussian_preimage(
     max_iter = check_nonnegative_int(max_iter, "max_iter")
     tol = check_positive_float(tol, "tol")
     Gamma = feature_space_coefficients(model, Z)
-    X_fit = model.X_fit_
+    _, X_fit = _kernel_and_training_data(model, "gaussian_preimage")
     x = check_array(x0, "x0").copy()
     if x.shape != (Gamma.shape[0], X_fit.shape[1]):
         raise ValueError(
