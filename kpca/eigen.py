@@ -184,6 +184,31 @@ def numerical_rank(eigenvalues: Any, rtol: float = RANK_RTOL) -> int:
     return int(np.count_nonzero(w > rtol * np.max(w)))
 
 
+def _components_to_keep(
+    eigenvalues: np.ndarray,
+    n_components: int | None,
+    matrix: str,
+    empty_message: str,
+    stacklevel: int,
+) -> int:
+    """How many leading eigenpairs an estimator keeps: the numerical rank.
+
+    Raises ``ValueError(empty_message)`` when no eigenvalue is positive, and
+    warns when ``n_components`` asked for more than the rank of ``matrix``.
+    """
+    keep = numerical_rank(eigenvalues)
+    if keep == 0:
+        raise ValueError(empty_message)
+    if n_components is not None and keep < n_components:
+        warnings.warn(
+            f"n_components={n_components} exceeds the numerical rank {keep} "
+            f"of the {matrix}; keeping {keep} components",
+            RuntimeWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return keep
+
+
 def _pairs_check_out(
     A: np.ndarray | _Operator, w: np.ndarray, V: np.ndarray, k: int, tol: float
 ) -> bool:

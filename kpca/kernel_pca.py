@@ -18,7 +18,6 @@ The variance along the :math:`i`-th component is :math:`\lambda_i = \mu_i / n`.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +34,7 @@ from ._validation import (
     check_symmetric,
 )
 from .centering import _center_test_kernel_with_means, _CentredKernel
-from .eigen import EIGEN_SOLVERS, _top_eigenpairs, numerical_rank
+from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
 from .kernels import KernelFunction, make_kernel
 
 __all__ = ["KernelPCA"]
@@ -280,21 +279,15 @@ class KernelPCA(BaseEstimator):
             self._known_psd(),
         )
         del operator
-        keep = numerical_rank(mu)
-        if keep == 0:
-            raise ValueError(
-                "the kernel matrix has no positive eigenvalue"
-                + (" after centring" if center else "")
-                + ": there is no component"
-            )
-        if k is not None and keep < k:
-            warnings.warn(
-                f"n_components={k} exceeds the numerical rank {keep} of the "
-                f"{'centred ' if center else ''}kernel matrix; keeping {keep} "
-                "components",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+        keep = _components_to_keep(
+            mu,
+            k,
+            f"{'centred ' if center else ''}kernel matrix",
+            "the kernel matrix has no positive eigenvalue"
+            + (" after centring" if center else "")
+            + ": there is no component",
+            stacklevel=3,
+        )
         mu, V = mu[:keep], V[:, :keep]
 
         self.eigenvalues_ = mu

@@ -11,7 +11,6 @@ SVD :math:`X_c = U S V^\top`.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ from ._validation import (
     check_is_fitted,
     check_n_components,
 )
-from .eigen import _top_eigenpairs, align_signs, numerical_rank
+from .eigen import _components_to_keep, _top_eigenpairs, align_signs
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
@@ -191,19 +190,14 @@ class PCA(BaseEstimator):
             _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
             mu, U = s[:want] ** 2, Vt[:want].T
 
-        keep = numerical_rank(mu) if total > 0 else 0
-        if keep == 0:
-            raise ValueError(
-                "X has zero variance after centring: there is no principal "
-                "component"
-            )
-        if k is not None and keep < k:
-            warnings.warn(
-                f"n_components={k} exceeds the numerical rank {keep} of the "
-                f"centred data; keeping {keep} components",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+        keep = _components_to_keep(
+            mu if total > 0 else np.zeros_like(mu),
+            k,
+            "centred data",
+            "X has zero variance after centring: there is no principal "
+            "component",
+            stacklevel=2,
+        )
         mu = mu[:keep]
         if solver == "gram":
             # The notes' w_i = X v_i / sqrt(mu_i), written for samples as rows.
