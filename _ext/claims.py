@@ -226,12 +226,14 @@ class InventoryDirective(SphinxDirective):
 # --------------------------------------------------------------------------
 
 
-def build_table(headers, rows, classes):
-    table = nodes.table("", classes=["colwidths-auto", *classes])
+def build_table(headers, rows, classes, widths=None):
+    """A docutils table; ``widths`` (relative) fixes the column widths."""
+    sizing = "colwidths-given" if widths else "colwidths-auto"
+    table = nodes.table("", classes=[sizing, *classes])
     group = nodes.tgroup("", cols=len(headers))
     table += group
-    for _ in headers:
-        group += nodes.colspec("", colwidth=1)
+    for width in widths or [1] * len(headers):
+        group += nodes.colspec("", colwidth=width)
     head = nodes.thead()
     group += head
     row = nodes.row()
@@ -479,7 +481,7 @@ class ErrataList(NoteSections):
         box = nodes.container(
             "", ids=[node_id], classes=["inventory-entry", "erratum-entry"]
         )
-        others = [n for n in entry.notes if n != note]
+        others = sorted(n for n in entry.notes if n != note)
         head = [
             nodes.strong(entry.id, entry.id),
             " ",
@@ -617,6 +619,7 @@ class NotationIndex(InventoryDirective):
             ["Symbol", "Meaning", "In the notes", "Introduced in"],
             rows,
             ["notation-table"],
+            widths=[14, 38, 28, 20],
         )
 
     def scaling(self):
@@ -655,6 +658,7 @@ class NotationIndex(InventoryDirective):
             ["Id", "Statement", "Stated and checked in"],
             rows,
             ["scaling-table"],
+            widths=[8, 52, 40],
         )
 
 
@@ -685,8 +689,17 @@ SKIP = (
 
 
 def linkable(text: nodes.Text) -> bool:
+    """True for text in a paragraph, or in the title of a theorem, exercise
+    or admonition; never in a section heading (its anchor and the contents
+    list would carry the link), code, math or an existing link."""
     node, in_paragraph = text.parent, False
     while node is not None:
+        if isinstance(node, nodes.title) and not isinstance(
+            node.parent, (nodes.section, nodes.document, nodes.table)
+        ):
+            in_paragraph = True
+            node = node.parent
+            continue
         if isinstance(node, SKIP):
             return False
         if NO_LINK in node.get("classes", []):
