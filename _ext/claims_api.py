@@ -17,6 +17,7 @@ import dataclasses
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 from pathlib import Path
 
@@ -24,9 +25,13 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
+from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
 PACKAGE = "kpca"
+#: A Python cross-reference role, e.g. :mod:`kpca.kernels` or :func:`~f`.
+ROLE = re.compile(
+    r":(?:py:)?(?:mod|func|class|meth|obj|attr|data|exc):`~?([^`]+)`"
+)
 
 
 @dataclasses.dataclass
@@ -103,7 +108,7 @@ def rst(package: str = PACKAGE) -> list[str]:
     """The reStructuredText the directive parses."""
     exported, modules = layout(package)
     lines = [
-        f".. currentmodule:: {package}",
+        f".. py:module:: {package}",
         "",
         f"Everything ``import {package}`` provides, in the order of "
         f"``{package}.__all__``; the sections below document each module.",
@@ -117,7 +122,9 @@ def rst(package: str = PACKAGE) -> list[str]:
     for module in modules:
         title = f"``{module.name}``"
         if module.summary:
-            title += f": {module.summary.rstrip('.')}"
+            # No cross-reference roles in a heading: plain literals instead.
+            summary = ROLE.sub(r"``\1``", module.summary.rstrip("."))
+            title += f": {summary}"
         lines += [title, "-" * len(title), ""]
         if module.name != package:
             lines += [
@@ -161,6 +168,37 @@ class KpcaApi(SphinxDirective):
         return list(holder.children)
 
 
+def resolve_alias(app: Sphinx, env, node, contnode):
+    """Resolve ``kpca.eigen.top_eigenpairs`` to the documented
+    ``kpca.top_eigenpairs`` (the same object, re-exported), and a bare
+    ``polynomial_exponents`` to the one public object of that name."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "").lstrip("~.")
+    if not target.startswith(PACKAGE + ".") and "." in target:
+        return None
+    objects = env.get_domain("py").objects
+    last = target.rsplit(".", 1)[-1]
+    candidates = [
+        name
+        for name in objects
+        if name.startswith(PACKAGE + ".")
+        and name.rsplit(".", 1)[-1] == last
+        and not objects[name].aliased
+    ]
+    if len(candidates) != 1:
+        return None
+    entry = objects[candidates[0]]
+    return make_refnode(
+        app.builder,
+        node["refdoc"],
+        entry.docname,
+        entry.node_id,
+        contnode,
+        candidates[0],
+    )
+
+
 def configure(app: Sphinx, config) -> None:
     # The book documents the package in its own repository: make sure the
     # import finds it (the editable install points at the same files).
@@ -185,3 +223,4 @@ def setup(app: Sphinx) -> None:
     app.setup_extension("numpydoc")
     app.connect("config-inited", configure, priority=400)
     app.add_directive("kpca-api", KpcaApi)
+    app.connect("missing-reference", resolve_alias)
