@@ -572,17 +572,26 @@ class NotationIndex(InventoryDirective):
         rows = []
         for symbol in inv.symbols:
             row_id = symbol.get("row")
-            meaning = self.myst(symbol["meaning"])
+            meaning = []
             if row_id:
-                entry = inv.entries[row_id]
-                checks = self.checks(row_id)
-                meaning.insert(
-                    0,
+                meaning.append(
                     self.paragraph(
                         nodes.strong(row_id, row_id),
                         classes=["inventory-row-id", NO_LINK],
-                    ),
+                    )
                 )
+            meaning += self.myst(symbol["meaning"])
+            introduced = [
+                "Introduced in ",
+                doc_link("chapters/" + symbol["chapter"], self.env.docname),
+            ]
+            if symbol.get("where"):
+                introduced += [", ", *self.inline_myst(symbol["where"])]
+            meaning.append(
+                self.paragraph(*introduced, classes=["inventory-introduced"])
+            )
+            if row_id:
+                checks = self.checks(row_id)
                 if len(checks):
                     meaning.append(
                         self.paragraph(
@@ -590,7 +599,11 @@ class NotationIndex(InventoryDirective):
                         )
                     )
                     meaning.append(checks)
-                self.register(entry.label, entry.label, row_id)
+                self.register(
+                    inv.entries[row_id].label,
+                    inv.entries[row_id].label,
+                    row_id,
+                )
             in_notes = nodes.bullet_list("", classes=["inventory-notes"])
             for note in claims_data.NOTE_IDS:
                 item = nodes.list_item()
@@ -599,27 +612,14 @@ class NotationIndex(InventoryDirective):
                     nodes.strong(note, note), " ", self.inline_myst(value)
                 )
                 in_notes += item
-            introduced = [
-                doc_link("chapters/" + symbol["chapter"], self.env.docname)
-            ]
-            if symbol.get("where"):
-                introduced += [", ", *self.inline_myst(symbol["where"])]
             rows.append(
                 (
-                    [
-                        self.myst(symbol["symbol"]),
-                        meaning,
-                        in_notes,
-                        self.paragraph(*introduced),
-                    ],
+                    [self.myst(symbol["symbol"]), meaning, in_notes],
                     [inv.entries[row_id].label] if row_id else [],
                 )
             )
         return build_table(
-            ["Symbol", "Meaning", "In the notes", "Introduced in"],
-            rows,
-            ["notation-table"],
-            widths=[14, 38, 28, 20],
+            ["Symbol", "Meaning", "In the notes"], rows, ["notation-table"]
         )
 
     def scaling(self):
@@ -643,7 +643,9 @@ class NotationIndex(InventoryDirective):
                         ),
                         [
                             self.paragraph(
-                                data["title"].capitalize() + ".",
+                                data["title"][:1].upper()
+                                + data["title"][1:]
+                                + ".",
                                 classes=["inventory-head"],
                             ),
                             *self.myst(data["statement"]),
@@ -658,7 +660,6 @@ class NotationIndex(InventoryDirective):
             ["Id", "Statement", "Stated and checked in"],
             rows,
             ["scaling-table"],
-            widths=[8, 52, 40],
         )
 
 
