@@ -250,6 +250,23 @@ def test_ids_in_prose_link_to_their_entries_but_not_in_headings():
     assert linked > 500, f"only {linked} ids linked in the chapters"
 
 
+def test_no_link_inside_a_link():
+    """Ids in titles of theorems are linked; a reference to such a theorem
+    must not wrap those links in another one."""
+    require_build()
+    nested = re.compile(r"<a [^>]*>(?:(?!</a>).)*<a ", re.S)
+    pages = sorted(
+        p.relative_to(BUILD).as_posix() for p in BUILD.rglob("*.html")
+    )
+    offenders = [
+        p
+        for p in pages
+        if not p.startswith("_")
+        and nested.search((BUILD / p).read_text(encoding="utf-8"))
+    ]
+    assert not offenders, f"pages with a link inside a link: {offenders}"
+
+
 def test_api_page_documents_every_public_name():
     require_build()
     exported, modules = claims_api.layout()
