@@ -29,7 +29,7 @@ __all__ = [
 
 
 def symbol_vector(name: str, d: int) -> sympy.Matrix:
-    """Column vector of real symbols ``name1 .. name{d}``.
+    """Column vector of the real symbols ``name1``, ..., ``name{d}``.
 
     Parameters
     ----------

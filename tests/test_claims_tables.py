@@ -1,57 +1,99 @@
-"""Every claim of the lecture notes is listed in some chapter's claims table.
+"""The chapters' claims tables agree with the claims inventory.
 
-The inventory of the notes' claims (shared/seed-claims.md, outside this repository) numbers
-them S000-01 ... S004-48. Each chapter ends with a table "What the notes claim, and where it
-is checked" whose first column holds claim ids; together the tables must cover every claim.
+The inventory of what the five lecture notes claim (ids S000-01 ... S004-48),
+of their errors (E01-E42) and gaps (G01-G23), of the notation rows (N01-N20)
+and of the scaling statements (P1-P9) is the book's own data, in
+``reference/*.yaml``. Each chapter ends with "What the notes claim, and where
+it is checked": a ``claims-table`` directive (and in some chapters an
+``errata-table``) with one line per id, ``S000-39: <where it is checked>``.
+The statements are filled in from the data when the book is built
+(``_ext/claims.py``), so a table holds only the chapter's own column.
 """
 
+import importlib.util
 import json
 import pathlib
-import re
+import sys
 
-CHAPTERS = pathlib.Path(__file__).resolve().parents[1] / "chapters"
+import pytest
 
-# Number of claims of each note in the inventory.
-CLAIMS_PER_NOTE = {"000": 48, "001": 17, "002": 22, "003": 26, "004": 48}
-ID = re.compile(r"S00[0-4]-\d\d")
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+import claims_data  # noqa: E402
+
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+INVENTORY = claims_data.load(ROOT)
+ROWS = claims_data.scan_tables(ROOT)
 
 
-def claims_table_ids() -> dict[str, set[str]]:
-    """Claim ids in the first column of each chapter's claims table, by chapter file."""
-    found = {}
-    for path in sorted(CHAPTERS.glob("*.ipynb")):
-        ids = set()
-        for cell in json.loads(path.read_text())["cells"]:
-            source = "".join(cell["source"])
-            if (
-                cell["cell_type"] != "markdown"
-                or "What the notes claim" not in source
-            ):
-                continue
-            for line in source.splitlines():
-                cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if line.lstrip().startswith("|") and cells:
-                    ids.update(ID.findall(cells[0]))
-        found[path.name] = ids
-    return found
+def _converter():
+    spec = importlib.util.spec_from_file_location(
+        "convert_claims_tables", ROOT / "tools" / "convert_claims_tables.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def markdown(path):
+    return [
+        "".join(c["source"])
+        for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    ]
 
 
 def test_every_claim_of_the_notes_is_in_a_claims_table():
-    covered = set().union(*claims_table_ids().values())
-    required = {
-        f"S{note}-{i:02d}"
-        for note, count in CLAIMS_PER_NOTE.items()
-        for i in range(1, count + 1)
-    }
-    assert not sorted(required - covered), (
-        f"claims missing from every table: {sorted(required - covered)}"
-    )
-    assert not sorted(covered - required), (
-        f"unknown claim ids in tables: {sorted(covered - required)}"
-    )
+    covered = {r.id for r in ROWS if r.directive == "claims-table"}
+    missing = sorted(e.id for e in INVENTORY.claims if e.id not in covered)
+    assert not missing, f"claims in no chapter's claims table: {missing}"
 
 
-def test_every_chapter_has_a_claims_table():
-    tables = claims_table_ids()
-    without = [name for name, ids in tables.items() if not ids]
-    assert not without, f"chapters without a claims table: {without}"
+def test_every_id_in_a_table_is_in_the_inventory():
+    unknown = sorted(
+        {f"{r.docname}: {r.id}" for r in ROWS if r.id not in INVENTORY.entries}
+    )
+    assert not unknown, f"ids not in reference/*.yaml: {unknown}"
+
+
+def test_errata_tables_list_errors_and_gaps_only():
+    wrong = sorted(
+        f"{r.docname}: {r.id}"
+        for r in ROWS
+        if r.directive == "errata-table"
+        and INVENTORY.entries.get(r.id, None) is not None
+        and INVENTORY.entries[r.id].kind not in ("error", "gap")
+    )
+    assert not wrong, f"errata-table rows that are not E or G ids: {wrong}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_has_a_claims_table(path):
+    docname = path.relative_to(ROOT).with_suffix("").as_posix()
+    assert any(
+        r.docname == docname and r.directive == "claims-table" for r in ROWS
+    ), f"{path.name} has no claims-table directive"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_table_lines_read_id_colon_where(path):
+    for text in markdown(path):
+        for name, first, body in claims_data.directive_blocks(text):
+            rows, bad = claims_data.parse_rows(body)
+            assert not bad, f"{path.name}, {name} at line {first}: {bad}"
+            ids = [eid for _, eid, _ in rows]
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            assert not twice, (
+                f"{path.name}: listed twice in one table: {twice}"
+            )
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_hand_written_claims_table_is_left(path):
+    """Statements come from the data; tables must not repeat them by hand."""
+    convert = _converter().convert_text
+    for text in markdown(path):
+        assert convert(text) == text, (
+            f"{path.name} holds a Markdown claims or errata table: run "
+            "python tools/convert_claims_tables.py"
+        )
