@@ -80,24 +80,24 @@ class KernelPCA(BaseEstimator):
 
     Attributes
     ----------
-    eigenvalues_ : ndarray, shape (n_components_,)
+    eigenvalues_ : ndarray, shape (n_components,)
         :math:`\mu_1 \ge \dots \ge \mu_k > 0`, eigenvalues of :math:`K_c`
         (:math:`n` times the variances :math:`\lambda_i`).
-    eigenvectors_ : ndarray, shape (n_samples_, n_components_)
+    eigenvectors_ : ndarray, shape (n_samples, n_components)
         Unit eigenvectors :math:`v_i` as columns, with the sign convention of
         :func:`kpca.align_signs`.
-    alphas_ : ndarray, shape (n_samples_, n_components_)
+    alphas_ : ndarray, shape (n_samples, n_components)
         Expansion coefficients :math:`\alpha_i = v_i/\sqrt{\mu_i}` of the
         principal directions
         :math:`w_i = \sum_j \alpha_{ij}\,(\phi(x_j) - \bar\phi)`.
         (scikit-learn's ``eigenvectors_`` are the unit :math:`v_i`.)
-    explained_variance_ : ndarray, shape (n_components_,)
+    explained_variance_ : ndarray, shape (n_components,)
         :math:`\lambda_i = \mu_i / n`.
     total_variance_ : float
         :math:`\operatorname{tr} K_c / n`, the total variance of the centred
         features (all components, kept or not).  Without centring it is
         :math:`\operatorname{tr} K / n`, the mean squared feature norm.
-    explained_variance_ratio_ : ndarray, shape (n_components_,)
+    explained_variance_ratio_ : ndarray, shape (n_components,)
         :math:`\mu_i / \operatorname{tr} K_c`.
     n_components_ : int
         Number of components kept.
@@ -106,7 +106,7 @@ class KernelPCA(BaseEstimator):
     n_features_in_ : int
         Number of features of the training data (:math:`n` when the kernel
         is precomputed).
-    kernel_col_means_ : ndarray, shape (n_samples_,)
+    kernel_col_means_ : ndarray, shape (n_samples,)
         Column means :math:`\frac1n\sum_l K_{lj}` of the uncentred training
         kernel matrix (only when ``center`` is true); with ``kernel_mean_``,
         :math:`\frac1{n^2}\sum_{l,l'}K_{ll'}`, they centre new kernel rows.
@@ -226,7 +226,7 @@ class KernelPCA(BaseEstimator):
 
         Returns
         -------
-        Z : ndarray, shape (n_samples, n_components_)
+        Z : ndarray, shape (n_samples, n_components)
             :math:`V\operatorname{diag}(\sqrt{\mu})`, the transpose of the
             notes' :math:`X' = DV^\top K_c`.
         """
@@ -313,14 +313,14 @@ class KernelPCA(BaseEstimator):
 
         Parameters
         ----------
-        X : array_like, shape (m, n_features_in_) or (m, n_samples_)
+        X : array_like, shape (m, n_features) or (m, n_samples)
             New data, or, when ``kernel="precomputed"``, the
             :math:`m\times n` kernel between the new points and the training
             points.
 
         Returns
         -------
-        Z : ndarray, shape (m, n_components_)
+        Z : ndarray, shape (m, n_components)
         """
         check_is_fitted(self, "eigenvectors_")
         if self.X_fit_ is None:
@@ -336,7 +336,7 @@ class KernelPCA(BaseEstimator):
 
         Parameters
         ----------
-        K_new : array_like, shape (m, n_samples_)
+        K_new : array_like, shape (m, n_samples)
             :math:`k(x_{\text{new}}, x_j)` for the training points
             :math:`x_j`.  It is centred with the training means (when
             ``center`` is true) and multiplied by ``alphas_``: the second half
@@ -345,7 +345,7 @@ class KernelPCA(BaseEstimator):
 
         Returns
         -------
-        Z : ndarray, shape (m, n_components_)
+        Z : ndarray, shape (m, n_components)
         """
         check_is_fitted(self, "eigenvectors_")
         return self._scores(self._check_kernel_rows(K_new, "K_new"))

@@ -80,18 +80,18 @@ class PCA(BaseEstimator):
     scale_ : ndarray, shape (n_features,) or None
         Population standard deviations when ``standardize`` is true, else
         None.
-    components_ : ndarray, shape (n_components_, n_features)
+    components_ : ndarray, shape (n_components, n_features)
         Orthonormal rows :math:`u_i^\top`, ordered by decreasing variance,
         with the sign convention of :func:`kpca.align_signs`.
-    explained_variance_ : ndarray, shape (n_components_,)
+    explained_variance_ : ndarray, shape (n_components,)
         :math:`\lambda_i = \mu_i / n`, the variance (with :math:`1/n`) of
         the scores along each component.
-    explained_variance_ratio_ : ndarray, shape (n_components_,)
+    explained_variance_ratio_ : ndarray, shape (n_components,)
         :math:`\lambda_i / \sum_j \lambda_j`, the share of the total variance
         :math:`\operatorname{tr} C` (all components, kept or not).
     total_variance_ : float
         :math:`\operatorname{tr} C`.
-    singular_values_ : ndarray, shape (n_components_,)
+    singular_values_ : ndarray, shape (n_components,)
         :math:`s_i = \sqrt{\mu_i} = \sqrt{n \lambda_i}`.
     n_components_ : int
         Number of components kept.
@@ -221,13 +221,13 @@ class PCA(BaseEstimator):
 
         Parameters
         ----------
-        X : array_like, shape (m, n_features_in_)
+        X : array_like, shape (m, n_features)
             Data to project, centred (and scaled) with the training
             statistics.
 
         Returns
         -------
-        Z : ndarray, shape (m, n_components_)
+        Z : ndarray, shape (m, n_components)
         """
         check_is_fitted(self, "components_")
         X = check_array(X, "X")
@@ -246,7 +246,7 @@ class PCA(BaseEstimator):
 
         Returns
         -------
-        Z : ndarray, shape (n_samples, n_components_)
+        Z : ndarray, shape (n_samples, n_components)
         """
         return self.fit(X).transform(X)
 
@@ -260,12 +260,12 @@ class PCA(BaseEstimator):
 
         Parameters
         ----------
-        Z : array_like, shape (m, n_components_)
+        Z : array_like, shape (m, n_components)
             Scores.
 
         Returns
         -------
-        X_hat : ndarray, shape (m, n_features_in_)
+        X_hat : ndarray, shape (m, n_features)
         """
         check_is_fitted(self, "components_")
         Z = check_array(Z, "Z")
