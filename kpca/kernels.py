@@ -9,7 +9,9 @@ with itself, which is then exactly symmetric.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
@@ -59,6 +61,10 @@ _TILE = 512
 # entries are recomputed from the differences x - y.
 _CANCELLATION = 1e-2
 
+# Threads that evaluate tiles: the element-wise part (exp, power) is
+# single-threaded in NumPy, so without them one core would do it all.
+_WORKERS = os.cpu_count() or 1
+
 TileFunction = Callable[
     [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None
 ]
@@ -92,19 +98,34 @@ def _tiled(
     sq_x = np.einsum("ij,ij->i", X, X)
     sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
     K = np.empty((n, m))
-    for i0 in range(0, n, _TILE):
-        i1 = min(i0 + _TILE, n)
+
+    def tile(i0: int, j0: int) -> None:
+        i1, j1 = min(i0 + _TILE, n), min(j0 + _TILE, m)
         Xi = X[i0:i1]
-        for j0 in range(i0 if symmetric else 0, m, _TILE):
-            j1 = min(j0 + _TILE, m)
-            diagonal = symmetric and j0 == i0
-            Yj = Xi if diagonal else columns[j0:j1]
-            T = Xi @ Yj.T
-            if finish is not None:
-                finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
-            K[i0:i1, j0:j1] = T
-            if symmetric and not diagonal:
-                K[j0:j1, i0:i1] = T.T
+        diagonal = symmetric and j0 == i0
+        Yj = Xi if diagonal else columns[j0:j1]
+        T = Xi @ Yj.T
+        if finish is not None:
+            finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+        K[i0:i1, j0:j1] = T
+        if symmetric and not diagonal:
+            K[j0:j1, i0:i1] = T.T
+
+    tiles = [
+        (i0, j0)
+        for i0 in range(0, n, _TILE)
+        for j0 in range(i0 if symmetric else 0, m, _TILE)
+    ]
+    workers = min(_WORKERS, len(tiles))
+    if workers <= 1:
+        for i0, j0 in tiles:
+            tile(i0, j0)
+    else:
+        # NumPy releases the GIL in BLAS and in the element-wise kernels
+        # (exp, power), so tiles run in parallel; each writes its own blocks.
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for future in [pool.submit(tile, i0, j0) for i0, j0 in tiles]:
+                future.result()
     return K
 
 
@@ -124,7 +145,12 @@ def _to_squared_distances(
     T += norms
     np.maximum(T, 0.0, out=T)
     if exact_small:
-        rows, cols = np.nonzero(T < _CANCELLATION * norms)
+        # Candidates first, against one number per tile (cheap), then the
+        # exact test of the candidates against their own norms.
+        limit = _CANCELLATION * (sq_rows.max() + sq_cols.max())
+        rows, cols = np.nonzero(T < limit)
+        cancelled = T[rows, cols] < _CANCELLATION * norms[rows, cols]
+        rows, cols = rows[cancelled], cols[cancelled]
         if rows.size:
             diff = X_rows[rows] - Y_rows[cols]
             T[rows, cols] = np.einsum("ij,ij->i", diff, diff)
