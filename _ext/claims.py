@@ -87,12 +87,24 @@ def table_rows(env) -> list[claims_data.TableRow]:
     return rows
 
 
+def check_labels(env) -> dict[str, list[str]]:
+    labels = getattr(env, "_claims_check_labels", None)
+    if labels is None:
+        labels = claims_data.scan_check_labels(
+            env.srcdir, sorted(env.found_docs)
+        )
+        env._claims_check_labels = labels
+    return labels
+
+
 def refresh(app: Sphinx, env, docnames) -> None:
     """Re-read the data and the chapters' tables at the start of every read."""
     env._claims_inventory = None
     env._claims_rows = None
+    env._claims_check_labels = None
     inventory(env)
     table_rows(env)
+    check_labels(env)
 
 
 # --------------------------------------------------------------------------
@@ -510,6 +522,24 @@ class ErrataList(NoteSections):
                 nodes.field_body("", *self.myst(value)),
             )
         checks = self.checks(entry.id)
+        label = claims_data.check_label(entry.id)
+        for docname in check_labels(self.env).get(label, []):
+            # The place a chapter labelled `check-<id>` comes first.
+            ref = addnodes.pending_xref(
+                "",
+                refdomain="std",
+                reftype="ref",
+                reftarget=label,
+                refexplicit=True,
+                refwarn=True,
+                refdoc=self.env.docname,
+            )
+            ref += nodes.inline("", "the check of the correction")
+            item = nodes.list_item()
+            item += self.paragraph(
+                doc_link(docname, self.env.docname), ": ", ref
+            )
+            checks.insert(0, item)
         if data.get("checked"):
             item = nodes.list_item()
             item += self.paragraph(self.inline_myst(data["checked"]))

@@ -411,13 +411,29 @@ def markdown_texts(path: Path) -> list[str]:
     return [path.read_text(encoding="utf-8")]
 
 
-def scan_tables(root: str | Path, docnames=None) -> list[TableRow]:
-    """Every row of every table directive in the given documents.
+#: The label a chapter sets where it checks the correction of an erratum,
+#: on a line of its own: ``(check-e16)=``.
+CHECK_LABEL = re.compile(r"^\((?P<label>check-[eg]\d\d)\)=[ \t]*$", re.M)
 
-    ``docnames`` are paths relative to ``root`` without suffix; by default all
-    notebooks and markdown files under ``chapters/``.
-    """
+
+def check_label(entry_id: str) -> str:
+    """The label of the place that checks erratum ``entry_id`` (``check-e16``)."""
+    return "check-" + entry_id.lower()
+
+
+def scan_check_labels(root: str | Path, docnames=None) -> dict[str, list[str]]:
+    """The documents that set each ``check-…`` label."""
     root = Path(root)
+    found: dict[str, list[str]] = {}
+    for path in _paths(root, docnames):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        for text in markdown_texts(path):
+            for match in CHECK_LABEL.finditer(text):
+                found.setdefault(match.group("label"), []).append(docname)
+    return found
+
+
+def _paths(root: Path, docnames) -> list[Path]:
     if docnames is None:
         paths = sorted((root / "chapters").glob("*.ipynb")) + sorted(
             (root / "chapters").glob("*.md")
@@ -429,6 +445,17 @@ def scan_tables(root: str | Path, docnames=None) -> list[TableRow]:
                 if (root / (docname + suffix)).is_file():
                     paths.append(root / (docname + suffix))
                     break
+    return paths
+
+
+def scan_tables(root: str | Path, docnames=None) -> list[TableRow]:
+    """Every row of every table directive in the given documents.
+
+    ``docnames`` are paths relative to ``root`` without suffix; by default all
+    notebooks and markdown files under ``chapters/``.
+    """
+    root = Path(root)
+    paths = _paths(root, docnames)
     rows = []
     for path in paths:
         docname = path.relative_to(root).with_suffix("").as_posix()

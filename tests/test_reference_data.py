@@ -120,3 +120,16 @@ def test_prose_pattern_matches_ids_and_nothing_else():
         "P4(a)",
         "P9",
     ]
+
+
+def test_every_erratum_has_one_labelled_check_in_the_chapters():
+    # A chapter sets `(check-e16)=` where it checks the correction of E16;
+    # the errata appendix links there.  Exactly one chapter sets each label.
+    labels = claims_data.scan_check_labels(ROOT)
+    errata = INVENTORY.of_kind("error") + INVENTORY.of_kind("gap")
+    missing = [e.id for e in errata if claims_data.check_label(e.id) not in labels]
+    assert not missing, f"no chapter sets the check label of {missing}"
+    twice = {label: docs for label, docs in labels.items() if len(docs) > 1}
+    assert not twice, f"labels set in several places: {twice}"
+    known = {claims_data.check_label(e.id) for e in errata}
+    assert set(labels) <= known, f"unknown check labels: {set(labels) - known}"
