@@ -6,7 +6,9 @@ variance: the top eigenvectors of the covariance
 :math:`C = \frac1n X_c^\top X_c` (the notes' :math:`1/n` convention).  The same
 directions come from the Gram matrix :math:`X_c X_c^\top` (the notes'
 ":math:`X^\top X` trick", :math:`u_i = X_c^\top v_i / \sqrt{\mu_i}`) and from the
-SVD :math:`X_c = U S V^\top`.
+thin SVD :math:`X_c = V S U^\top`, written so that :math:`u_i` (the columns of
+:math:`U`) are the directions, :math:`v_i` the unit eigenvectors of the Gram
+matrix and :math:`s_i = \sqrt{\mu_i}` the singular values.
 """
 
 from __future__ import annotations
