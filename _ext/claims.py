@@ -569,8 +569,9 @@ class ErrataList(NoteSections):
             checks += item
         if not len(checks):
             logger.warning(
-                f"claims: {entry.id} has no check: list it in a chapter's "
-                "table, or give it 'checked' or 'pending' in errata.yaml",
+                f"claims: {entry.id} has no check: label its place in a "
+                f"chapter ({claims_data.check_label(entry.id)}), or give it "
+                "'pending' in errata.yaml",
                 location=(self.env.docname, self.lineno),
             )
         fields += nodes.field(
