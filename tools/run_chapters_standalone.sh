@@ -12,14 +12,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unset PYTHONPATH VIRTUAL_ENV
 
-"$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/wheel" "$root"
+quietly() {  # run a command, showing its output only if it fails
+    "$@" > "$work/step.log" 2>&1 || { cat "$work/step.log"; return 1; }
+}
+
+quietly "$python" -m pip wheel --no-deps --wheel-dir "$work/wheel" "$root"
 wheel=$(ls "$work"/wheel/kpca-*.whl)
-"$python" -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --upgrade pip
+quietly "$python" -m venv "$work/venv"
+quietly "$work/venv/bin/python" -m pip install --upgrade pip
 # The reader's environment: the package and its extra, plus the notebook
 # tooling that Colab and Binder provide (a kernel) and the test runner.
-"$work/venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" \
+quietly "$work/venv/bin/python" -m pip install -c "$root/constraints.txt" \
     "kpca[book] @ file://$wheel" ipykernel nbval pytest
+echo "installed kpca[book] from $(basename "$wheel") in a fresh environment"
 
 status=0
 for notebook in "$root"/chapters/*.ipynb; do

@@ -1,0 +1,274 @@
+"""Input checks shared by the estimators and functions of :mod:`kpca`.
+
+Every public entry point validates its arguments here so that bad input is
+rejected with a :class:`ValueError` or :class:`TypeError` that names the
+offending parameter, instead of propagating NaNs or silently wrong answers.
+This module is internal: its names may change without notice.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ._base import check_is_fitted
+
+__all__ = [
+    "ComplexDataError",
+    "check_array",
+    "check_square",
+    "check_symmetric",
+    "check_positive_float",
+    "check_real",
+    "check_nonnegative_int",
+    "check_positive_int",
+    "check_n_components",
+    "check_is_fitted",
+    "check_choice",
+    "check_bool",
+    "check_random_state",
+]
+
+
+class ComplexDataError(TypeError, ValueError):
+    """Complex input where real numbers are needed.
+
+    A :class:`TypeError` by meaning, and a :class:`ValueError` as well because
+    scikit-learn's estimator checks expect one for complex data.
+    """
+
+
+def _is_sparse(X: Any) -> bool:
+    return hasattr(X, "toarray") and hasattr(X, "nnz")
+
+
+def check_array(
+    X: Any,
+    name: str = "X",
+    *,
+    ndim: int = 2,
+    min_rows: int = 1,
+    min_cols: int = 1,
+    copy: bool = False,
+) -> np.ndarray:
+    """Return ``X`` as a finite float64 array with ``ndim`` dimensions.
+
+    Parameters
+    ----------
+    X : array_like
+        The input.
+    name : str
+        Its parameter name, used in error messages.
+    ndim : int, default 2
+        Required number of dimensions.
+    min_rows, min_cols : int, default 1
+        Least number of rows (samples) and, for 2-D input, columns.
+    copy : bool, default False
+        Return a new array even when ``X`` already is a float64 array, so
+        that the caller's array is never aliased.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is not array-like, sparse, or holds non-numeric values
+        (complex input raises :class:`ComplexDataError`, also a ValueError).
+    ValueError
+        If ``X`` has the wrong number of dimensions, too few rows or columns,
+        or contains NaN or infinity.
+    """
+    if X is None:
+        raise TypeError(f"{name} must be an array-like of numbers, got None")
+    if isinstance(X, (str, bytes)):
+        raise TypeError(
+            f"{name} must be an array-like of numbers, got {type(X).__name__}"
+        )
+    if _is_sparse(X):
+        raise TypeError(
+            f"{name} is a sparse matrix, but kpca needs a dense array: "
+            "pass X.toarray()"
+        )
+    try:
+        arr = np.asarray(X)
+        if arr.dtype == object:
+            arr = arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:  # ragged lists, strings in lists
+        raise TypeError(
+            f"{name} must be an array-like of numbers: {exc}"
+        ) from None
+    if np.iscomplexobj(arr):
+        raise ComplexDataError(
+            f"{name} must hold real numbers (Complex data not supported), "
+            f"got dtype {arr.dtype}"
+        )
+    if not (
+        np.issubdtype(arr.dtype, np.number)
+        or np.issubdtype(arr.dtype, np.bool_)
+    ):
+        raise TypeError(
+            f"{name} must hold real numbers, got dtype {arr.dtype}"
+        )
+    arr = arr.astype(np.float64, copy=copy)
+    if arr.ndim != ndim:
+        hint = ""
+        if arr.ndim == 1 and ndim == 2:
+            hint = (
+                ". Reshape your data: X.reshape(1, -1) for a single sample, "
+                "X.reshape(-1, 1) for a single feature"
+            )
+        raise ValueError(
+            f"{name} must be a {ndim}-D array, got {arr.ndim}-D with shape "
+            f"{arr.shape}{hint}"
+        )
+    if ndim >= 1 and arr.shape[0] < min_rows:
+        raise ValueError(
+            f"{name} has {arr.shape[0]} sample(s) (shape={arr.shape}) while a "
+            f"minimum of {min_rows} is required."
+        )
+    if ndim == 2 and arr.shape[1] < min_cols:
+        raise ValueError(
+            f"{name} has {arr.shape[1]} feature(s) (shape={arr.shape}) while a "
+            f"minimum of {min_cols} is required."
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinity")
+    return arr
+
+
+def check_square(M: np.ndarray, name: str) -> np.ndarray:
+    """Raise ``ValueError`` unless ``M`` is a square 2-D array."""
+    if M.shape[0] != M.shape[1]:
+        raise ValueError(
+            f"{name} must be a square matrix, got shape {M.shape}"
+        )
+    return M
+
+
+def check_symmetric(
+    M: np.ndarray, name: str, *, rtol: float = 1e-10
+) -> np.ndarray:
+    """Raise ``ValueError`` unless the square ``M`` is symmetric up to ``rtol``.
+
+    The tolerance is relative to the largest magnitude of ``M``: ``1e-10``
+    accepts matrices symmetric up to the round-off of their computation and
+    rejects any real asymmetry.
+    """
+    check_square(M, name)
+    if not M.size:
+        return M
+    n = M.shape[0]
+    scale = max(float(max(M.max(), -M.min())), np.finfo(float).tiny)
+    # Blocks of rows against blocks of columns: no n x n temporary.
+    step = max(1, _BLOCK_ENTRIES // n)
+    for start in range(0, n, step):
+        rows = M[start : start + step]
+        cols = M[:, start : start + step].T
+        if float(np.max(np.abs(rows - cols))) > rtol * scale:
+            raise ValueError(
+                f"{name} must be symmetric (max |M - M.T| exceeds {rtol:g} "
+                "of max |M|)"
+            )
+    return M
+
+
+# Blocked loops over n x n matrices touch about this many entries (512 KiB of
+# float64) at a time: small enough for the cache, large enough to amortise
+# the Python loop.
+_BLOCK_ENTRIES = 2**16
+
+
+def check_positive_float(value: Any, name: str) -> float:
+    """Return ``value`` as a float, raising unless it is a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{name} must be a positive real number, got {value!r}"
+        )
+    value = float(value)
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return value
+
+
+def check_real(value: Any, name: str) -> float:
+    """Return ``value`` as a float, raising unless it is a finite real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value
+
+
+def check_nonnegative_int(value: Any, name: str) -> int:
+    """Return ``value`` as an int, raising unless it is an integer >= 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            raise TypeError(
+                f"{name} must be an integer, got the float {value!r}"
+            )
+        raise TypeError(
+            f"{name} must be a non-negative integer, got {value!r}"
+        )
+    if value < 0:
+        raise ValueError(
+            f"{name} must be a non-negative integer, got {value!r}"
+        )
+    return int(value)
+
+
+def check_positive_int(value: Any, name: str) -> int:
+    """Return ``value`` as an int, raising unless it is an integer >= 1."""
+    value = check_nonnegative_int(value, name)
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def check_n_components(
+    n_components: Any, upper: int, name: str = "n_components"
+) -> int | None:
+    """Validate ``n_components`` against the largest allowed value ``upper``."""
+    if n_components is None:
+        return None
+    if isinstance(n_components, bool) or not isinstance(
+        n_components, numbers.Integral
+    ):
+        raise TypeError(
+            f"{name} must be None or a positive integer, got {n_components!r}"
+        )
+    n_components = int(n_components)
+    if not 1 <= n_components <= upper:
+        raise ValueError(
+            f"{name} must be between 1 and {upper} for this data, got {n_components}"
+        )
+    return n_components
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """Raise unless ``value`` is one of the strings in ``choices``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {choices}, got {value!r}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Raise ``TypeError`` unless ``value`` is True or False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_random_state(value: Any, name: str = "random_state") -> int | None:
+    """Raise ``TypeError`` unless ``value`` is None or an integer seed."""
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, numbers.Integral)
+    ):
+        raise TypeError(f"{name} must be None or an integer, got {value!r}")
+    return None if value is None else int(value)

@@ -1,0 +1,221 @@
+r"""Centring in feature space, done on kernel matrices.
+
+With :math:`\mathbf 1_n = \frac1n \mathbf 1\mathbf 1^\top` and
+:math:`H = I_n - \mathbf 1_n`, the kernel matrix of the centred feature vectors
+:math:`\phi(x_i) - \frac1n\sum_l \phi(x_l)` is
+
+.. math::
+
+    K_c = K - \mathbf 1_n K - K \mathbf 1_n + \mathbf 1_n K \mathbf 1_n = H K H,
+
+so the mean in feature space never has to be formed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import (
+    _BLOCK_ENTRIES,
+    check_array,
+    check_positive_int,
+    check_square,
+)
+
+__all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
+
+# The two functions with a leading underscore are internal: kernel PCA, MDS
+# and the pre-image module share them to centre in place (one n x n array
+# alive) and to centre new kernel rows with stored training means.
+
+
+def centering_matrix(n: int) -> np.ndarray:
+    r"""The centring matrix :math:`H = I_n - \frac1n \mathbf 1 \mathbf 1^\top`.
+
+    Parameters
+    ----------
+    n : int
+        Size, at least 1.
+
+    Returns
+    -------
+    H : ndarray, shape (n, n)
+        Symmetric and idempotent (:math:`H^2 = H`), with :math:`H\mathbf 1 = 0`.
+
+    Examples
+    --------
+    >>> centering_matrix(2)
+    array([[ 0.5, -0.5],
+           [-0.5,  0.5]])
+    """
+    n = check_positive_int(n, "n")
+    return np.eye(n) - np.full((n, n), 1.0 / n)
+
+
+def _center_kernel_inplace(
+    K: np.ndarray, symmetric: bool = False
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre the square ``K`` in place; return it, its column means and grand mean.
+
+    With ``symmetric=True`` (the caller guarantees ``K == K.T``) the row means
+    are the column means and the result is again exactly symmetric.
+    """
+    col_means = K.mean(axis=0)
+    row_means = col_means if symmetric else K.mean(axis=1)
+    grand_mean = float(col_means.mean())
+    _subtract_means_inplace(K, row_means, col_means, grand_mean)
+    return K, col_means, grand_mean
+
+
+def _subtract_means_inplace(
+    K: np.ndarray,
+    row_means: np.ndarray,
+    col_means: np.ndarray,
+    grand_mean: float,
+) -> None:
+    """``K_ij -= r_i + c_j - g`` in one pass, a block of rows at a time."""
+    n = K.shape[1]
+    step = max(1, _BLOCK_ENTRIES // max(n, 1))
+    for start in range(0, K.shape[0], step):
+        block = slice(start, start + step)
+        shift = row_means[block, None] + col_means[None, :]
+        shift -= grand_mean
+        K[block] -= shift
+
+
+class _CentredKernel:
+    r"""The centred kernel matrix :math:`HKH` as an operator, never formed.
+
+    :math:`HKH\,X = KX - \mathbf 1 (c^\top X) - c\,(\mathbf 1^\top X)
+    + g\,\mathbf 1 (\mathbf 1^\top X)` for the symmetric :math:`K` with
+    column means :math:`c` and grand mean :math:`g`: a product with the
+    centred matrix costs one product with :math:`K` plus :math:`O(n)` per
+    column, and no pass over :math:`K` is spent on centring it.  Internal to
+    kpca: the iterative eigensolvers take it like a matrix.
+    """
+
+    def __init__(self, K: np.ndarray) -> None:
+        self._K: np.ndarray | None = K
+        self.col_means = K.mean(axis=0)
+        self.grand_mean = float(self.col_means.mean())
+        self.shape = K.shape
+        self.dtype = K.dtype
+
+    def _matrix(self) -> np.ndarray:
+        if self._K is None:
+            raise RuntimeError(
+                "the operator was materialized: its matrix is gone"
+            )
+        return self._K
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray:
+        Y = self._matrix() @ X
+        c, g = self.col_means, self.grand_mean
+        if X.ndim == 1:
+            total = X.sum()
+            Y -= c @ X
+            Y -= c * total
+            Y += g * total
+        else:
+            totals = X.sum(axis=0)
+            Y -= (c @ X)[None, :]
+            Y -= np.outer(c, totals)
+            Y += g * totals[None, :]
+        return Y
+
+    def trace(self) -> float:
+        r""":math:`\operatorname{tr} HKH = \operatorname{tr} K - n g`."""
+        return (
+            float(np.trace(self._matrix())) - self.shape[0] * self.grand_mean
+        )
+
+    def materialize(self) -> np.ndarray:
+        """Centre :math:`K` in place and return it; the operator is then spent."""
+        K, self._K = self._matrix(), None
+        _subtract_means_inplace(
+            K, self.col_means, self.col_means, self.grand_mean
+        )
+        return K
+
+
+def center_kernel(K) -> np.ndarray:
+    r"""Centre a kernel matrix: :math:`K_c = K - \mathbf 1_n K - K\mathbf 1_n + \mathbf 1_n K\mathbf 1_n`.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Kernel matrix :math:`K_{ij} = k(x_i, x_j)` of the training points.
+
+    Returns
+    -------
+    K_c : ndarray, shape (n, n)
+        Equal to :math:`HKH`; its rows and columns sum to zero.  ``K`` is not
+        modified.
+
+    Examples
+    --------
+    The notes' two-point example, :math:`K = [[9, 16], [16, 36]]`:
+
+    >>> center_kernel([[9.0, 16.0], [16.0, 36.0]])
+    array([[ 3.25, -3.25],
+           [-3.25,  3.25]])
+    """
+    K = check_square(check_array(K, "K"), "K")
+    return _center_kernel_inplace(K.copy())[0]
+
+
+def center_test_kernel(K_test, K_train) -> np.ndarray:
+    r"""Centre the kernel between new points and the training points.
+
+    For :math:`m` new points :math:`x` with kernel rows
+    :math:`k(x) = (k(x, x_1), \dots, k(x, x_n))`, the kernel between
+    :math:`\phi(x) - \bar\phi` and :math:`\phi(x_j) - \bar\phi`, where
+    :math:`\bar\phi = \frac1n\sum_l\phi(x_l)` is the *training* mean, is
+
+    .. math::
+
+        \tilde k(x)_j = k(x)_j - \tfrac1n \textstyle\sum_l K_{lj}
+        - \tfrac1n \sum_l k(x)_l + \tfrac1{n^2}\sum_{l,l'} K_{ll'},
+
+    i.e. :math:`\tilde K = K_{\text{test}} - \mathbf 1_{m\times n} K
+    - K_{\text{test}}\mathbf 1_n + \mathbf 1_{m\times n} K \mathbf 1_n`.
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+        :math:`k(x_{\text{new}, i}, x_j)`.
+    K_train : array_like, shape (n, n)
+        The uncentred training kernel matrix.
+
+    Returns
+    -------
+    ndarray, shape (m, n)
+        With ``K_test = K_train`` this equals ``center_kernel(K_train)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.array([[9.0, 16.0], [16.0, 36.0]])
+    >>> center_test_kernel(K, K)
+    array([[ 3.25, -3.25],
+           [-3.25,  3.25]])
+    """
+    K_train = check_square(check_array(K_train, "K_train"), "K_train")
+    K_test = check_array(K_test, "K_test")
+    if K_test.shape[1] != K_train.shape[0]:
+        raise ValueError(
+            f"K_test has {K_test.shape[1]} columns but K_train has {K_train.shape[0]} training points"
+        )
+    col_means = K_train.mean(axis=0)
+    return _center_test_kernel_with_means(
+        K_test, col_means, float(col_means.mean())
+    )
+
+
+def _center_test_kernel_with_means(
+    K_test: np.ndarray, train_col_means: np.ndarray, train_grand_mean: float
+) -> np.ndarray:
+    out = K_test - train_col_means[None, :]
+    out -= K_test.mean(axis=1)[:, None]
+    out += train_grand_mean
+    return out

@@ -1,0 +1,495 @@
+r"""Eigen-decomposition of symmetric matrices, largest eigenvalues first.
+
+Every algorithm of the course ends in the same step: the top :math:`k`
+eigenpairs :math:`(\mu_i, v_i)` of a symmetric matrix (a covariance, a centred
+kernel matrix, a double-centred distance matrix).  This module provides that
+step with three solvers, one guarantee and one sign convention.
+
+``"dense"``
+    LAPACK's symmetric eigensolver (``scipy.linalg.eigh``), exact to machine
+    precision; :math:`O(n^3)` time.
+``"subspace"``
+    Randomised block subspace iteration with Rayleigh--Ritz [1]_, iterated
+    until every kept pair has a residual
+    :math:`\lVert A v - \mu v\rVert \le \mathrm{tol}\cdot|\mu_1|`; each
+    iteration costs one product of :math:`A` with an :math:`n \times p`
+    block, :math:`O(n^2 p)`.  It converges to the eigenvalues of largest
+    magnitude, which are the largest ones for positive semi-definite matrices.
+``"arpack"``
+    Implicitly restarted Lanczos (``scipy.sparse.linalg.eigsh``) [2]_, stopped
+    at the same relative residual; one matrix-vector product per step.
+
+The guarantee: whatever the solver, exactly ``k`` orthonormal eigenpairs come
+back, each checked.  An iterative or subset solver's answer is accepted only
+if it has ``k`` pairs with small residuals and orthonormal vectors, and, for
+Lanczos, if no eigenvalue above the :math:`k`-th was missed (single-vector
+Lanczos can miss copies of a repeated eigenvalue, so the operator deflated by
+the pairs found is searched once more).  Otherwise the pairs are recomputed
+by the full dense decomposition, which is exact.  This matters: LAPACK's
+subset driver can silently return fewer pairs than asked for when the wanted
+eigenvalues are clustered (scipy issue 13913), and how many depends on the
+CPU's BLAS kernels.
+
+Eigenvectors are defined only up to sign; :func:`align_signs` fixes it so that
+the first entry of (within round-off) largest magnitude of each eigenvector is
+positive.
+
+References
+----------
+.. [1] N. Halko, P.-G. Martinsson and J. A. Tropp, "Finding structure with
+   randomness: probabilistic algorithms for constructing approximate matrix
+   decompositions", SIAM Review 53(2), 2011.
+.. [2] R. B. Lehoucq, D. C. Sorensen and C. Yang, *ARPACK Users' Guide*,
+   SIAM, 1998.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Protocol
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse.linalg
+
+from ._validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_positive_float,
+    check_positive_int,
+    check_random_state,
+    check_symmetric,
+)
+
+__all__ = [
+    "EIGEN_SOLVERS",
+    "RANK_RTOL",
+    "SIGN_TIE_RTOL",
+    "align_signs",
+    "numerical_rank",
+    "top_eigenpairs",
+]
+
+EIGEN_SOLVERS = ("auto", "dense", "subspace", "arpack")
+
+#: Eigenvalues at or below ``RANK_RTOL`` times the largest are treated as zero:
+#: below what double-precision centring and eigensolvers resolve, so never
+#: divided by.
+RANK_RTOL = 1e-10
+
+#: Entries whose magnitudes differ by less than this fraction of the largest
+#: count as tied for the sign convention, so round-off cannot flip a sign.
+SIGN_TIE_RTOL = 1e-6
+
+
+class _Operator(Protocol):
+    """A symmetric matrix known through its products (``A @ X``).
+
+    ``materialize()`` returns the matrix itself, for the dense solver; after
+    it the operator may not be used again.
+    """
+
+    shape: tuple[int, int]
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray: ...
+
+    def materialize(self) -> np.ndarray: ...
+
+
+# Below this size a dense decomposition is as fast as anything iterative.
+_DENSE_UP_TO = 600
+
+# An accepted pair has ||A v - mu v|| below this many units of round-off of
+# ||A||_F, and vectors orthonormal to the same order.
+_CHECK_ROUNDOFF_UNITS = 1e3
+
+
+def align_signs(V: Any) -> np.ndarray:
+    """Flip the columns of ``V`` so that each one's leading entry is positive.
+
+    The leading entry of a column is its first entry whose magnitude is
+    within ``SIGN_TIE_RTOL`` (a millionth) of the column's largest magnitude.
+    Taking the *first* of the near-largest entries, not the largest one,
+    makes the convention immune to round-off: ``(0.7071, -0.7071)`` keeps
+    its sign whichever of its two entries comes out one ulp larger.
+
+    Parameters
+    ----------
+    V : array_like, shape (n, k) or (n,)
+        Eigenvectors as columns.
+
+    Returns
+    -------
+    ndarray
+        A copy of ``V`` with the fixed sign convention; zero columns are left
+        as they are.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> align_signs(np.array([[0.6, 0.1], [-0.8, -0.2]]))
+    array([[-0.6, -0.1],
+           [ 0.8,  0.2]])
+
+    A tie goes to the first entry, whatever the round-off:
+
+    >>> align_signs(np.array([-0.7071067811865475, 0.7071067811865476]))
+    array([ 0.70710678, -0.70710678])
+    """
+    V = np.array(V, dtype=float, copy=True)
+    if V.ndim not in (1, 2):
+        raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
+    if V.size == 0:
+        return V
+    M = V[:, None] if V.ndim == 1 else V
+    magnitude = np.abs(M)
+    near_largest = magnitude >= (1.0 - SIGN_TIE_RTOL) * magnitude.max(axis=0)
+    rows = np.argmax(near_largest, axis=0)  # first True in each column
+    signs = np.sign(M[rows, np.arange(M.shape[1])])
+    signs[signs == 0] = 1.0
+    M *= signs
+    return V
+
+
+def numerical_rank(eigenvalues: Any, rtol: float = RANK_RTOL) -> int:
+    r"""Number of eigenvalues above ``rtol`` times the largest one.
+
+    This is the rank :math:`r` of the notes as a computer sees it:
+    eigenvalues of a positive semi-definite matrix that are zero in exact
+    arithmetic come out as round-off of either sign.
+
+    Parameters
+    ----------
+    eigenvalues : array_like, shape (n,)
+        Eigenvalues in any order.
+    rtol : float, default ``RANK_RTOL``
+        Relative threshold.
+
+    Returns
+    -------
+    int
+        The count, 0 if no eigenvalue is positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> numerical_rank(np.array([4.0, 1.0, 3e-15, -2e-15]))
+    2
+    """
+    w = check_array(eigenvalues, "eigenvalues", ndim=1, min_rows=0)
+    rtol = check_positive_float(rtol, "rtol")
+    if w.size == 0 or not np.max(w) > 0:
+        return 0
+    return int(np.count_nonzero(w > rtol * np.max(w)))
+
+
+def _components_to_keep(
+    eigenvalues: np.ndarray,
+    n_components: int | None,
+    matrix: str,
+    empty_message: str,
+    stacklevel: int,
+) -> int:
+    """How many leading eigenpairs an estimator keeps: the numerical rank.
+
+    Raises ``ValueError(empty_message)`` when no eigenvalue is positive, and
+    warns when ``n_components`` asked for more than the rank of ``matrix``.
+    """
+    keep = numerical_rank(eigenvalues)
+    if keep == 0:
+        raise ValueError(empty_message)
+    if n_components is not None and keep < n_components:
+        warnings.warn(
+            f"n_components={n_components} exceeds the numerical rank {keep} "
+            f"of the {matrix}; keeping {keep} components",
+            RuntimeWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return keep
+
+
+def _pairs_check_out(
+    A: np.ndarray | _Operator, w: np.ndarray, V: np.ndarray, k: int, tol: float
+) -> bool:
+    """Whether ``(w, V)`` are ``k`` orthonormal eigenpairs of ``A`` to ``tol``."""
+    if (
+        w.shape != (k,)
+        or V.shape != (A.shape[0], k)
+        or not np.all(np.isfinite(w))
+    ):
+        return False
+    if isinstance(A, np.ndarray):
+        scale = float(np.linalg.norm(A))
+    else:  # an operator: the largest eigenvalue found bounds its scale
+        scale = float(np.max(np.abs(w))) if w.size else 0.0
+    scale = max(scale, np.finfo(float).tiny)
+    roundoff = _CHECK_ROUNDOFF_UNITS * np.finfo(float).eps
+    residual = np.linalg.norm(A @ V - V * w, axis=0)
+    if np.any(residual > max(tol, roundoff) * scale):
+        return False
+    gram = V.T @ V
+    np.fill_diagonal(gram, np.diag(gram) - 1.0)
+    return bool(np.max(np.abs(gram)) <= max(tol, roundoff) * max(1, k))
+
+
+def _full_dense(
+    A: np.ndarray, k: int, overwrite: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    w, V = scipy.linalg.eigh(
+        A, overwrite_a=overwrite, check_finite=False, driver="evd"
+    )
+    return w[::-1][:k].copy(), V[:, ::-1][:, :k].copy()
+
+
+def _dense(
+    A: np.ndarray | _Operator, k: int, overwrite: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(A, np.ndarray):
+        A = A.materialize()  # the operator is spent; its matrix is ours
+        overwrite = True
+    n = A.shape[0]
+    if k < n:
+        # The subset driver must leave A intact: it is needed again if the
+        # subset comes back short (scipy issue 13913) or fails the check.
+        w, V = scipy.linalg.eigh(
+            A,
+            subset_by_index=[n - k, n - 1],
+            overwrite_a=False,
+            check_finite=False,
+            driver="evr",
+        )
+        w, V = w[::-1], V[:, ::-1]
+        if _pairs_check_out(A, w, V, k, 0.0):
+            return w, V
+    return _full_dense(A, k, overwrite)
+
+
+def _subspace(
+    A: np.ndarray | _Operator,
+    k: int,
+    tol: float,
+    max_iter: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    n = A.shape[0]
+    p = min(n, max(2 * k, k + 20))
+    Q, _ = np.linalg.qr(rng.standard_normal((n, p)))
+    for _ in range(max_iter):
+        Y = A @ Q
+        T = Q.T @ Y
+        T += T.T
+        T *= 0.5
+        theta, S = np.linalg.eigh(T)
+        order = np.argsort(theta)[::-1]
+        theta, S = theta[order], S[:, order]
+        w, V = theta[:k], Q @ S[:, :k]
+        residual = np.linalg.norm(Y @ S[:, :k] - V * w, axis=0)
+        if np.all(residual <= tol * max(abs(theta[0]), np.finfo(float).tiny)):
+            return w, V
+        # The next block spans A Q; rotating by S first keeps the Ritz order.
+        Q, _ = np.linalg.qr(Y @ S)
+    return None
+
+
+def _missed_above(
+    A: np.ndarray | _Operator,
+    w: np.ndarray,
+    V: np.ndarray,
+    rng: np.random.Generator,
+) -> bool:
+    """Whether ``A`` has an eigenvalue above ``w[-1]`` outside ``span(V)``.
+
+    Lanczos on the operator deflated by the pairs found: its top eigenvalue is
+    the largest eigenvalue of ``A`` that was not found.
+    """
+    n = A.shape[0]
+
+    def deflated(x):
+        x = x - V @ (V.T @ x)
+        y = A @ x
+        return y - V @ (V.T @ y)
+
+    operator = scipy.sparse.linalg.LinearOperator(
+        (n, n), matvec=deflated, dtype=float
+    )
+    try:
+        top = scipy.sparse.linalg.eigsh(
+            operator,
+            k=1,
+            which="LA",
+            tol=1e-8,
+            v0=rng.uniform(-1.0, 1.0, n),
+            return_eigenvectors=False,
+        )[0]
+    except scipy.sparse.linalg.ArpackError:
+        return True
+    margin = 1e-8 * max(abs(w[0]), np.finfo(float).tiny)
+    return bool(top > w[-1] + margin)
+
+
+def _arpack(
+    A: np.ndarray | _Operator,
+    k: int,
+    tol: float,
+    max_iter: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    # ARPACK stops when every Ritz pair has residual <= tol * |Ritz value|.
+    v0 = rng.uniform(-1.0, 1.0, A.shape[0])
+    operator = A
+    if not isinstance(A, np.ndarray):
+        operator = scipy.sparse.linalg.LinearOperator(
+            A.shape, matvec=A.__matmul__, matmat=A.__matmul__, dtype=float
+        )
+    try:
+        w, V = scipy.sparse.linalg.eigsh(
+            operator, k=k, which="LA", tol=tol, v0=v0, maxiter=max_iter
+        )
+    except scipy.sparse.linalg.ArpackError:  # no convergence, or a breakdown
+        return None
+    order = np.argsort(w)[::-1]
+    w, V = w[order], V[:, order]
+    if not _pairs_check_out(A, w, V, k, 10 * tol) or _missed_above(
+        A, w, V, rng
+    ):
+        return None
+    return w, V
+
+
+def _top_eigenpairs(
+    A: np.ndarray | _Operator,
+    k: int,
+    solver: str,
+    tol: float,
+    max_iter: int,
+    random_state: int | None,
+    overwrite: bool,
+    assume_psd: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`top_eigenpairs` on validated input.
+
+    ``A`` is an exactly symmetric array, or an operator (see ``_Operator``)
+    whose matrix is exactly symmetric; ``overwrite`` lets the dense solver
+    destroy the array.
+    """
+    n = A.shape[0]
+    rng = np.random.default_rng(0 if random_state is None else random_state)
+    if solver == "auto":
+        solver = "arpack" if n > _DENSE_UP_TO and k <= n // 10 else "dense"
+    if solver == "subspace" and not assume_psd:
+        # Subspace iteration finds the eigenvalues of largest magnitude, which
+        # for an indefinite matrix need not be the largest.
+        solver = "dense"
+    if solver == "arpack" and k >= n - 1:  # ARPACK needs k < n - 1
+        solver = "dense"
+    result = None
+    if solver == "subspace":
+        result = _subspace(A, k, tol, max_iter, rng)
+        if result is None:
+            warnings.warn(
+                f"subspace iteration did not reach tol={tol:g} in {max_iter} "
+                "iterations; the eigenpairs were computed by the dense solver",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    elif solver == "arpack":
+        result = _arpack(A, k, tol, max_iter, rng)
+    if result is None:
+        result = _dense(A, k, overwrite)
+    w, V = result
+    return w, align_signs(V)
+
+
+def top_eigenpairs(
+    A: Any,
+    k: int | None = None,
+    *,
+    solver: str = "auto",
+    tol: float = 1e-10,
+    max_iter: int = 500,
+    random_state: int | None = None,
+    overwrite: bool = False,
+    assume_psd: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""The ``k`` largest eigenvalues of a symmetric matrix and their eigenvectors.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, n)
+        Symmetric matrix (symmetric to ``1e-10`` of its largest entry; it is
+        symmetrised exactly before the decomposition).
+    k : int, optional
+        How many eigenpairs, ``1 <= k <= n``; all ``n`` when None.
+    solver : {"auto", "dense", "subspace", "arpack"}, default "auto"
+        ``"auto"`` uses ``"dense"`` for ``n <= 600`` or ``k > n/10`` and
+        ``"arpack"`` otherwise.  ``"subspace"`` is used only when
+        ``assume_psd`` is true.  Whatever the choice, the pairs are checked
+        and recomputed by ``"dense"`` if the check fails (see the module
+        documentation), so exactly ``k`` pairs are returned.
+    tol : float, default 1e-10
+        Relative residual :math:`\lVert Av - \mu v\rVert / |\mu_1|` at which
+        the iterative solvers stop.
+    max_iter : int, default 500
+        Iteration cap of the ``"subspace"`` solver (restarts for ``"arpack"``).
+    random_state : int, optional
+        Seed of the random starting vectors of the iterative solvers (0 when
+        None, so results are reproducible).
+    overwrite : bool, default False
+        Allow the dense solver to destroy ``A`` (saves one
+        :math:`n\times n` copy).
+    assume_psd : bool, default True
+        Whether the wanted eigenvalues are also the largest in magnitude
+        (true for positive semi-definite matrices).
+
+    Returns
+    -------
+    eigenvalues : ndarray, shape (k,)
+        In descending order.
+    eigenvectors : ndarray, shape (n, k)
+        Orthonormal columns with the sign convention of :func:`align_signs`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``A`` is not a finite symmetric square matrix or a parameter is
+        out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w, V = top_eigenpairs(np.array([[2.0, 1.0], [1.0, 2.0]]), 1)
+    >>> w, np.round(V, 4)
+    (array([3.]), array([[0.7071],
+           [0.7071]]))
+
+    A repeated eigenvalue: the centring matrix :math:`H = I - \frac1n
+    \mathbf 1\mathbf 1^\top` has eigenvalue 1 with multiplicity :math:`n-1`,
+    and every one of the pairs asked for comes back:
+
+    >>> from kpca import centering_matrix
+    >>> w, V = top_eigenpairs(centering_matrix(100), 3)
+    >>> w.round(12), V.shape
+    (array([1., 1., 1.]), (100, 3))
+    """
+    A = check_symmetric(check_array(A, "A"), "A")
+    n = A.shape[0]
+    if k is None:
+        k = n
+    k = check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k must be at most the size {n} of A, got {k}")
+    solver = check_choice(solver, "solver", EIGEN_SOLVERS)
+    tol = check_positive_float(tol, "tol")
+    max_iter = check_positive_int(max_iter, "max_iter")
+    random_state = check_random_state(random_state)
+    overwrite = check_bool(overwrite, "overwrite")
+    assume_psd = check_bool(assume_psd, "assume_psd")
+    if overwrite:
+        A += A.T
+        A *= 0.5
+    else:
+        A = 0.5 * (A + A.T)
+    return _top_eigenpairs(
+        A, k, solver, tol, max_iter, random_state, True, assume_psd
+    )

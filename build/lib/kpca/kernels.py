@@ -1,0 +1,427 @@
+r"""Kernel functions: the inner products of implicit feature maps.
+
+A (valid) kernel is a function :math:`k(x, y) = \phi(x)^\top \phi(y)` for some
+feature map :math:`\phi`.  Each function here takes data with the samples as
+rows and returns the matrix of kernel values between the rows of ``X`` and the
+rows of ``Y``; with ``Y=None`` it returns the kernel (Gram) matrix of ``X``
+with itself, which is then exactly symmetric.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+import numpy as np
+
+from ._validation import (
+    check_array,
+    check_nonnegative_int,
+    check_positive_float,
+    check_real,
+)
+
+__all__ = [
+    "linear_kernel",
+    "polynomial_kernel",
+    "gaussian_kernel",
+    "squared_distances",
+    "KernelFunction",
+    "make_kernel",
+    "kernel_diagonal",
+]
+
+
+class KernelFunction(Protocol):
+    """A kernel ``k(X, Y=None)``: the matrix of kernel values between rows."""
+
+    def __call__(self, X: Any, Y: Any = None) -> np.ndarray: ...
+
+
+def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
+    X = check_array(X, "X")
+    if Y is None:
+        return X, None
+    Y = check_array(Y, "Y")
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"Y has {Y.shape[1]} features but X has {X.shape[1]}: both must have the same number of columns"
+        )
+    return X, Y
+
+
+# Tiles of this many rows/columns stay in cache while the element-wise part
+# of a kernel (norms, exp, power) is applied right after the matrix product.
+_TILE = 512
+
+# A squared distance below this fraction of ||x||^2 + ||y||^2 has lost more
+# than two of its digits to cancellation in ||x||^2 + ||y||^2 - 2 x.y; such
+# entries are recomputed from the differences x - y.
+_CANCELLATION = 1e-2
+
+# Threads that evaluate tiles: the element-wise part (exp, power) is
+# single-threaded in NumPy, so without them one core would do it all.
+_WORKERS = os.cpu_count() or 1
+
+TileFunction = Callable[
+    [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None
+]
+
+
+def _tiled(
+    X: np.ndarray,
+    Y: np.ndarray | None,
+    finish: TileFunction | None,
+    *,
+    translation_invariant: bool = False,
+) -> np.ndarray:
+    """``finish(X @ Y.T)`` computed tile by tile.
+
+    ``finish(T, X_rows, Y_rows, sq_rows, sq_cols, on_diagonal)`` transforms
+    a tile of inner products in place, given the rows it came from and their
+    squared norms.  With ``Y=None`` only the tiles on and above the diagonal
+    are computed and the others are their mirror images, so the result is
+    exactly symmetric (the diagonal tiles come from a symmetric rank-k
+    update, itself symmetric).  A ``translation_invariant`` kernel (a
+    function of ``x - y``) is computed from data shifted by the mean of
+    ``X``, so that points far from the origin lose no digits.
+    """
+    symmetric = Y is None
+    if translation_invariant:
+        shift = X.mean(axis=0)
+        X = X - shift
+        Y = None if Y is None else Y - shift
+    columns = X if Y is None else Y
+    n, m = X.shape[0], columns.shape[0]
+    sq_x = np.einsum("ij,ij->i", X, X)
+    sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
+    K = np.empty((n, m))
+
+    def tile(i0: int, j0: int) -> None:
+        i1, j1 = min(i0 + _TILE, n), min(j0 + _TILE, m)
+        Xi = X[i0:i1]
+        diagonal = symmetric and j0 == i0
+        Yj = Xi if diagonal else columns[j0:j1]
+        T = Xi @ Yj.T
+        if finish is not None:
+            finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+        K[i0:i1, j0:j1] = T
+        if symmetric and not diagonal:
+            K[j0:j1, i0:i1] = T.T
+
+    tiles = [
+        (i0, j0)
+        for i0 in range(0, n, _TILE)
+        for j0 in range(i0 if symmetric else 0, m, _TILE)
+    ]
+    workers = min(_WORKERS, len(tiles))
+    if workers <= 1:
+        for i0, j0 in tiles:
+            tile(i0, j0)
+    else:
+        # NumPy releases the GIL in BLAS and in the element-wise kernels
+        # (exp, power), so tiles run in parallel; each writes its own blocks.
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for future in [pool.submit(tile, i0, j0) for i0, j0 in tiles]:
+                future.result()
+    return K
+
+
+def _to_squared_distances(
+    T: np.ndarray,
+    X_rows: np.ndarray,
+    Y_rows: np.ndarray,
+    sq_rows: np.ndarray,
+    sq_cols: np.ndarray,
+    diagonal: bool,
+    *,
+    exact_small: bool = False,
+) -> None:
+    norms = sq_rows[:, None] + sq_cols[None, :]
+    T *= -2.0
+    # Adding the two norms to each other first keeps a diagonal tile symmetric.
+    T += norms
+    np.maximum(T, 0.0, out=T)
+    if exact_small:
+        # Candidates first, against one number per tile (cheap), then the
+        # exact test of the candidates against their own norms.
+        limit = _CANCELLATION * (sq_rows.max() + sq_cols.max())
+        rows, cols = np.nonzero(T < limit)
+        cancelled = T[rows, cols] < _CANCELLATION * norms[rows, cols]
+        rows, cols = rows[cancelled], cols[cancelled]
+        if rows.size:
+            diff = X_rows[rows] - Y_rows[cols]
+            T[rows, cols] = np.einsum("ij,ij->i", diff, diff)
+    if diagonal:
+        np.fill_diagonal(T, 0.0)
+
+
+def linear_kernel(X, Y=None) -> np.ndarray:
+    r"""Linear kernel :math:`k(x, y) = x^\top y`.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    K : ndarray, shape (n_samples_X, n_samples_Y)
+        :math:`K_{ij} = x_i^\top y_j`, i.e. ``X @ Y.T``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> linear_kernel(np.array([[1.0, 1.0], [2.0, 1.0]]))
+    array([[2., 3.],
+           [3., 5.]])
+    """
+    X, Y = _pair(X, Y)
+    return _tiled(X, Y, None)
+
+
+def polynomial_kernel(
+    X, Y=None, degree: int = 2, coef0: float = 1.0
+) -> np.ndarray:
+    r"""Polynomial kernel :math:`k(x, y) = (c + x^\top y)^p`.
+
+    With ``coef0`` :math:`c = 1` this is the kernel of the lecture notes, whose
+    feature space has dimension :math:`\binom{p + d}{d}`.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+    degree : int, default 2
+        The exponent :math:`p \ge 0`.
+    coef0 : float, default 1.0
+        The constant :math:`c`.
+
+    Returns
+    -------
+    K : ndarray, shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    The two-point example of the IIT Madras notes:
+
+    >>> import numpy as np
+    >>> polynomial_kernel(np.array([[1.0, 1.0], [2.0, 1.0]]), degree=2)
+    array([[ 9., 16.],
+           [16., 36.]])
+    """
+    degree = check_nonnegative_int(degree, "degree")
+    coef0 = check_real(coef0, "coef0")
+    X, Y = _pair(X, Y)
+
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        T += coef0
+        if degree != 1:
+            np.power(T, degree, out=T)
+
+    return _tiled(X, Y, finish)
+
+
+def squared_distances(X, Y=None) -> np.ndarray:
+    r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`.
+
+    Computed as :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` with
+    BLAS after shifting the data by the mean of ``X`` (distances do not
+    change, and points far from the origin lose no digits); entries that
+    the subtraction would still cancel (below a hundredth of
+    :math:`\lVert x\rVert^2 + \lVert y\rVert^2`) are recomputed from
+    :math:`x - y`.  So every entry has a relative error of at most a few
+    hundred units of round-off (about 1e-13), wherever the points lie; the
+    matrix is exactly symmetric with a zero diagonal when ``Y`` is None.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    D2 : ndarray, shape (n_samples_X, n_samples_Y)
+        :math:`(D2)_{ij} = \lVert x_i - y_j\rVert^2 \ge 0`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> squared_distances(np.array([[0.0, 0.0], [3.0, 4.0]]))
+    array([[ 0., 25.],
+           [25.,  0.]])
+    """
+    X, Y = _pair(X, Y)
+
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        _to_squared_distances(
+            T, X_rows, Y_rows, sq_rows, sq_cols, diagonal, exact_small=True
+        )
+
+    return _tiled(X, Y, finish, translation_invariant=True)
+
+
+def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
+    r"""Gaussian (RBF) kernel :math:`k(x, y) = \exp(-\lVert x - y\rVert^2 / (2\sigma^2))`.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+    sigma : float, default 1.0
+        The width :math:`\sigma > 0` (scikit-learn's ``gamma`` is
+        :math:`1/(2\sigma^2)`).
+
+    Returns
+    -------
+    K : ndarray, shape (n_samples_X, n_samples_Y)
+        Values in :math:`(0, 1]`, with ones on the diagonal when ``Y`` is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = gaussian_kernel(np.array([[0.0], [1.0]]), sigma=1.0)
+    >>> np.round(K, 4)
+    array([[1.    , 0.6065],
+           [0.6065, 1.    ]])
+    """
+    sigma = check_positive_float(sigma, "sigma")
+    X, Y = _pair(X, Y)
+    scale = -1.0 / (2.0 * sigma * sigma)
+
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        _to_squared_distances(
+            T, X_rows, Y_rows, sq_rows, sq_cols, diagonal, exact_small=True
+        )
+        T *= scale
+        np.exp(T, out=T)
+
+    return _tiled(X, Y, finish, translation_invariant=True)
+
+
+def make_kernel(
+    kernel: str | KernelFunction,
+    *,
+    sigma: float = 1.0,
+    degree: int = 2,
+    coef0: float = 1.0,
+) -> KernelFunction:
+    """Return a function ``k(X, Y=None)`` for a kernel given by name or callable.
+
+    ``kernel`` is ``"linear"``, ``"polynomial"``, ``"gaussian"`` or a callable
+    ``k(X, Y)`` returning the ``(len(X), len(Y))`` matrix of kernel values.
+    The parameters are validated here, once.
+
+    Parameters
+    ----------
+    kernel : {"linear", "polynomial", "gaussian"} or callable
+        The kernel.
+    sigma : float, default 1.0
+        Width of the Gaussian kernel.
+    degree : int, default 2
+        Degree of the polynomial kernel.
+    coef0 : float, default 1.0
+        Constant of the polynomial kernel.
+
+    Returns
+    -------
+    callable
+        ``k(X, Y=None)`` returning the ``(len(X), len(Y))`` kernel matrix
+        (``Y`` defaults to ``X``); a user's callable is wrapped so that its
+        input and output are validated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> k = make_kernel("polynomial", degree=3, coef0=0.0)
+    >>> k(np.array([[2.0]]), np.array([[1.0]]))
+    array([[8.]])
+    """
+    if callable(kernel):
+
+        def k(X, Y=None, _f=kernel):
+            X, Y = _pair(X, Y)
+            out = check_array(_f(X, X if Y is None else Y), "kernel(X, Y)")
+            expected = (X.shape[0], (X if Y is None else Y).shape[0])
+            if out.shape != expected:
+                raise ValueError(
+                    f"the callable kernel returned shape {out.shape}, expected {expected}"
+                )
+            return out
+
+        return k
+    if not isinstance(kernel, str):
+        raise TypeError(
+            f"kernel must be a string or a callable, got {kernel!r}"
+        )
+    if kernel == "linear":
+        return linear_kernel
+    if kernel == "polynomial":
+        degree = check_nonnegative_int(degree, "degree")
+        coef0 = check_real(coef0, "coef0")
+        p, c = degree, coef0
+
+        def polynomial(X: Any, Y: Any = None) -> np.ndarray:
+            return polynomial_kernel(X, Y, degree=p, coef0=c)
+
+        return polynomial
+    if kernel == "gaussian":
+        sigma = check_positive_float(sigma, "sigma")
+        width = sigma
+
+        def gaussian(X: Any, Y: Any = None) -> np.ndarray:
+            return gaussian_kernel(X, Y, sigma=width)
+
+        return gaussian
+    raise ValueError(
+        f"kernel must be 'linear', 'polynomial', 'gaussian', 'precomputed' or a callable, got {kernel!r}"
+    )
+
+
+def kernel_diagonal(
+    kernel: str | KernelFunction,
+    X,
+    *,
+    sigma: float = 1.0,
+    degree: int = 2,
+    coef0: float = 1.0,
+) -> np.ndarray:
+    r"""The values :math:`k(x_i, x_i)` for each row of ``X``, without the matrix.
+
+    Parameters
+    ----------
+    kernel : {"linear", "polynomial", "gaussian"} or callable
+        As in :func:`make_kernel`.
+    X : array_like, shape (n_samples, n_features)
+    sigma, degree, coef0 : float, int, float
+        The kernel's parameters, as in :func:`make_kernel`.
+
+    Returns
+    -------
+    ndarray, shape (n_samples,)
+        :math:`\lVert x_i\rVert^2` (linear),
+        :math:`(c + \lVert x_i\rVert^2)^p` (polynomial), 1 (Gaussian); a
+        callable is evaluated one row at a time, in :math:`O(n)` memory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> kernel_diagonal("polynomial", np.array([[1.0, 1.0], [2.0, 1.0]]))
+    array([ 9., 36.])
+    """
+    X = check_array(X, "X")
+    function = make_kernel(kernel, sigma=sigma, degree=degree, coef0=coef0)
+    if kernel == "gaussian":
+        return np.ones(X.shape[0])
+    squared_norms = np.einsum("ij,ij->i", X, X)
+    if kernel == "linear":
+        return squared_norms
+    if kernel == "polynomial":
+        return (float(coef0) + squared_norms) ** int(degree)
+    return np.array([float(function(row[None, :])[0, 0]) for row in X])
