@@ -1,0 +1,217 @@
+"""Print the whole book to one PDF with Chromium, offline.
+
+    .venv/bin/python tools/build_pdf.py [--html _build/html] [--out FILE]
+
+``make pdf`` runs this after the HTML build. It serves ``_build/html`` on
+127.0.0.1, opens the root page in Debian's Chromium (Playwright), and puts the
+article of every page of ``_toc.yml``, in order, into that one page:
+
+* ids are prefixed per page and links between pages become links inside the
+  PDF; links to files that are not pages (sources, indexes) become plain text;
+* hidden code, solutions and dropdowns are unfolded (``_static/print.js``);
+* MathJax typesets everything, then display equations wider than the paper
+  are shrunk to fit (``kpcaPrint.prepare``);
+* each chapter starts on a new page, with the book's numbering (chapters,
+  figures, equations, theorems) as built.
+
+Chromium prints it to A4 with page numbers and a PDF outline (bookmarks) made
+from the headings. ``tests/browser/test_book_pdf.py`` checks the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+import book  # noqa: E402  (tests/browser/book.py: server and browser set-up)
+
+#: Name of the PDF; _ext/book_download.py links to it at the HTML root.
+PDF_NAME = "kpca-book.pdf"
+#: A4 with 15 mm side margins leaves 180 mm = 680 CSS px of text width.
+PAGE_FORMAT = "A4"
+MARGIN = {"top": "16mm", "bottom": "16mm", "left": "15mm", "right": "15mm"}
+TEXT_WIDTH_PX = 680
+TIMEOUT_MS = 300_000
+
+
+def toc_pages(toc_file: Path = ROOT / "_toc.yml") -> list[str]:
+    """Document names in reading order: the root, then every chapter."""
+    toc = yaml.safe_load(toc_file.read_text(encoding="utf-8"))
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                pages.append(entry["file"])
+            walk(entry.get("sections"))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return [str(Path(p).with_suffix("")) for p in pages]
+
+
+ASSEMBLE = """
+async ({pages, textWidth}) => {
+  const here = new URL(location.href);
+  const slug = p => 'pdf-' + p.replace(/[^A-Za-z0-9]+/g, '-');
+  const pageOf = new Map(pages.map(p => [new URL('/' + p + '.html', here).pathname, slug(p)]));
+  const sections = [];
+  for (const p of pages) {
+    const url = new URL('/' + p + '.html', here);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const article = doc.querySelector('article.bd-article');
+    if (!article) throw new Error(`${url}: no article`);
+    const s = slug(p);
+    for (const el of article.querySelectorAll('[id]')) el.id = `${s}--${el.id}`;
+    for (const a of article.querySelectorAll('a[href]')) {
+      const target = new URL(a.getAttribute('href'), url);
+      if (target.origin !== here.origin) continue;           // external: kept
+      const to = pageOf.get(target.pathname);
+      if (!to) { a.removeAttribute('href'); continue; }      // not a page of the book
+      const fragment = decodeURIComponent(target.hash.slice(1));
+      a.setAttribute('href', '#' + (fragment ? `${to}--${fragment}` : to));
+    }
+    for (const img of article.querySelectorAll('img[src]')) {
+      img.src = new URL(img.getAttribute('src'), url).href;
+      img.loading = 'eager';
+    }
+    const section = document.createElement('section');
+    section.className = 'kpca-pdf-chapter';
+    section.id = s;
+    section.append(...Array.from(article.childNodes).map(n => document.adoptNode(n)));
+    sections.push(section);
+  }
+  const main = document.querySelector('article.bd-article');
+  main.replaceChildren(...sections);
+  // The page around the article: navigation, header, footer, buttons.
+  for (const el of document.querySelectorAll(
+      '.bd-header, .bd-header-article, .bd-sidebar-primary, .bd-sidebar-secondary, ' +
+      '.prev-next-area, footer, .bd-footer, .bd-footer-article, .bd-footer-content, ' +
+      '#pst-back-to-top, .skip-link, #pst-search-dialog, dialog, .search-button-field, ' +
+      '#jb-print-docs-body')) {
+    el.remove();
+  }
+  document.title = document.querySelector('meta[property="og:site_name"]')?.content || document.title;
+  const style = document.createElement('style');
+  style.textContent = `
+    .kpca-pdf-chapter { break-before: page; }
+    .kpca-pdf-chapter:first-child { break-before: auto; }
+    .bd-main .bd-content .bd-article-container { max-width: none; padding: 0; }
+    .bd-page-width { max-width: none; }
+    .bd-container, .bd-container__inner, .bd-main, .bd-content, .bd-article { padding: 0 !important; margin: 0 !important; }
+    a.kpca-book-pdf { color: inherit; text-decoration: none; }
+    html, body { font-size: 10.5pt; }
+  `;
+  document.head.append(style);
+  window.kpcaPrint.prepare(0);  // unfold only; equations are fitted after typesetting
+  const t0 = performance.now();
+  await MathJax.startup.promise;
+  MathJax.typesetClear();
+  await MathJax.typesetPromise([main]);
+  const typesetSeconds = (performance.now() - t0) / 1000;
+  const images = Array.from(document.images);
+  await Promise.all(images.map(img => img.complete ? null : new Promise(resolve => {
+    img.addEventListener('load', resolve, {once: true});
+    img.addEventListener('error', resolve, {once: true});
+  })));
+  await document.fonts.ready;
+  window.kpcaPrint.fitEquations(textWidth);
+  const broken = images.filter(img => img.naturalWidth === 0).map(img => img.src);
+  const errors = Array.from(document.querySelectorAll('mjx-merror')).map(e => e.textContent);
+  return {
+    chapters: sections.length,
+    typesetSeconds,
+    images: images.length,
+    broken, errors,
+    maths: document.querySelectorAll('mjx-container').length,
+    untypeset: Array.from(document.querySelectorAll('.math')).filter(el => !el.querySelector('mjx-container')).length,
+  };
+}
+"""
+
+FOOTER = (
+    '<div style="font-size: 8pt; width: 100%; text-align: center; '
+    'color: #444;"><span class="pageNumber"></span> / '
+    '<span class="totalPages"></span></div>'
+)
+
+
+def build_pdf(html: Path, out: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    pages = toc_pages()
+    missing = [p for p in pages if not (html / f"{p}.html").is_file()]
+    if missing:
+        raise SystemExit(f"{html}: pages of _toc.yml not built: {missing}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with book.serve(html) as origin, sync_playwright() as pw:
+        browser = book.launch(pw)
+        page = browser.new_page(
+            viewport={"width": TEXT_WIDTH_PX, "height": 1000},
+            color_scheme="light",
+            reduced_motion="reduce",
+        )
+        page.set_default_timeout(TIMEOUT_MS)
+        page.emulate_media(media="print", color_scheme="light")
+        page.goto(f"{origin}/{pages[0]}.html", wait_until="load")
+        page.evaluate(book.WAIT_FOR_PAGE)
+        found = page.evaluate(
+            ASSEMBLE, {"pages": pages, "textWidth": TEXT_WIDTH_PX}
+        )
+        assembled = time.perf_counter()
+        problems = []
+        if found["broken"]:
+            problems.append(f"images that did not load: {found['broken']}")
+        if found["errors"] or found["untypeset"]:
+            problems.append(
+                f"MathJax errors {found['errors'][:5]}, "
+                f"{found['untypeset']} formulas not typeset"
+            )
+        if problems:
+            raise SystemExit("; ".join(problems))
+        page.pdf(
+            path=str(out),
+            format=PAGE_FORMAT,
+            margin=MARGIN,
+            print_background=True,
+            display_header_footer=True,
+            header_template="<span></span>",
+            footer_template=FOOTER,
+            outline=True,
+            tagged=True,
+        )
+        found["printSeconds"] = time.perf_counter() - assembled
+        browser.close()
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html", type=Path, default=ROOT / "_build" / "html")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "_build" / "pdf" / PDF_NAME
+    )
+    args = parser.parse_args()
+    start = time.perf_counter()
+    found = build_pdf(args.html, args.out)
+    print(
+        f"{args.out}: {found['chapters']} pages of the book, "
+        f"{found['images']} images, {found['maths']} formulas, "
+        f"{args.out.stat().st_size / 2**20:.1f} MiB in "
+        f"{time.perf_counter() - start:.0f} s (MathJax "
+        f"{found['typesetSeconds']:.0f} s, printing {found['printSeconds']:.0f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
