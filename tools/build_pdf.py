@@ -21,6 +21,7 @@ from the headings. ``tests/browser/test_book_pdf.py`` checks the result.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -91,6 +92,12 @@ async ({pages, textWidth}) => {
     section.append(...Array.from(article.childNodes).map(n => document.adoptNode(n)));
     sections.push(section);
   }
+  const titles = sections.map(section => {
+    const h1 = section.querySelector('h1');
+    const clone = h1 ? h1.cloneNode(true) : null;
+    if (clone) clone.querySelectorAll('.headerlink').forEach(a => a.remove());
+    return {id: section.id, title: clone ? clone.textContent.replace(/\s+/g, ' ').trim() : section.id};
+  });
   const main = document.querySelector('article.bd-article');
   main.replaceChildren(...sections);
   // The page around the article: navigation, header, footer, buttons.
@@ -130,6 +137,7 @@ async ({pages, textWidth}) => {
   const errors = Array.from(document.querySelectorAll('mjx-merror')).map(e => e.textContent);
   return {
     chapters: sections.length,
+    titles,
     typesetSeconds,
     images: images.length,
     broken, errors,
@@ -187,12 +195,66 @@ def build_pdf(html: Path, out: Path) -> dict:
             display_header_footer=True,
             header_template="<span></span>",
             footer_template=FOOTER,
-            outline=True,
-            tagged=True,
         )
         found["printSeconds"] = time.perf_counter() - assembled
         browser.close()
+    add_outline(out, found["titles"])
     return found
+
+
+def toc_parts(toc_file: Path = ROOT / "_toc.yml") -> list[tuple[str, list[str]]]:
+    """(caption, [document names]) of each part of _toc.yml."""
+    toc = yaml.safe_load(toc_file.read_text(encoding="utf-8"))
+    return [
+        (
+            part.get("caption", ""),
+            [str(Path(c["file"]).with_suffix("")) for c in part["chapters"]],
+        )
+        for part in toc.get("parts", [])
+    ]
+
+
+def _slug(doc: str) -> str:
+    # The same ids as ASSEMBLE's slug().
+    return "pdf-" + re.sub(r"[^A-Za-z0-9]+", "-", doc)
+
+
+def add_outline(pdf: Path, titles: list[dict]) -> None:
+    """Bookmarks: the root page, then each part with its chapters.
+
+    Chromium writes a named destination for every element a link points at;
+    each chapter's section is one (the contents list links to it), so its
+    page is known without reading the text.
+    """
+    from pypdf import PdfReader, PdfWriter
+
+    title_of = {t["id"]: t["title"] for t in titles}
+    reader = PdfReader(str(pdf))
+    destinations = reader.named_destinations
+
+    def page_of(doc: str) -> int | None:
+        dest = destinations.get("/" + _slug(doc))
+        return None if dest is None else reader.get_destination_page_number(dest)
+
+    writer = PdfWriter(clone_from=reader)
+    writer.add_outline_item(
+        title=title_of.get(_slug(toc_pages()[0]), "Contents"), page_number=0
+    )
+    for caption, docs in toc_parts():
+        pages = [(doc, page_of(doc)) for doc in docs]
+        first = next((p for _, p in pages if p is not None), None)
+        if first is None:
+            raise SystemExit(f"{pdf}: no page found for the part {caption!r}")
+        parent = writer.add_outline_item(title=caption, page_number=first)
+        for doc, page in pages:
+            if page is None:
+                raise SystemExit(f"{pdf}: no page found for {doc}")
+            writer.add_outline_item(
+                title=title_of[_slug(doc)], page_number=page, parent=parent
+            )
+    writer.page_mode = "/UseOutlines"
+    with open(pdf, "wb") as stream:
+        writer.write(stream)
 
 
 def main() -> None:
