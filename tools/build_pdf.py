@@ -59,7 +59,7 @@ def toc_pages(toc_file: Path = ROOT / "_toc.yml") -> list[str]:
     return [str(Path(p).with_suffix("")) for p in pages]
 
 
-ASSEMBLE = """
+ASSEMBLE = r"""
 async ({pages, textWidth}) => {
   const here = new URL(location.href);
   const slug = p => 'pdf-' + p.replace(/[^A-Za-z0-9]+/g, '-');
