@@ -1,6 +1,6 @@
 """Print what a reader meets in a built book: overflow and accessibility.
 
-    .venv/bin/python tests/browser/measure.py [BUILD_DIR] [--no-axe]
+    .venv/bin/python tests/browser/measure.py [BUILD_DIR] [--no-axe] [--list]
 
 For every page of BUILD_DIR (default ``_build/html``), opened in Chromium at
 1280 px and at 390 px (a phone):
@@ -65,6 +65,17 @@ def measure(build: Path, with_axe: bool = True) -> dict:
 
 def _redirect(path: Path) -> bool:
     return "http-equiv=\"refresh\"" in path.read_text(encoding="utf-8").lower()
+
+
+def list_scrolling(rows: dict) -> None:
+    """Which equations and tables are wider than their box (they scroll)."""
+    for viewport in ("desktop", "phone"):
+        print(f"\nwider than their box at {viewport}:")
+        for page, row in rows.items():
+            for kind in ("equations", "tables"):
+                for item in row[viewport][kind]:
+                    if item["where"] != "fits":
+                        print(f"  {item['where']:8s} {page}: {item['what']}")
 
 
 def report(rows: dict, with_axe: bool) -> None:
@@ -144,10 +155,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", type=Path, default=book.BUILD)
     parser.add_argument("--no-axe", action="store_true")
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="also list every equation and table wider than its box",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     rows = measure(args.build, with_axe=not args.no_axe)
     report(rows, with_axe=not args.no_axe)
+    if args.list:
+        list_scrolling(rows)
     print(f"({len(rows)} pages in {time.perf_counter() - start:.0f} s)")
 
 
