@@ -63,7 +63,7 @@ NO_YEAR = "n.d."
 
 
 def _plain(latex: str) -> str:
-    """``{IIT Madras}`` -> ``IIT Madras``; ``Sch{\\"o}lkopf`` -> ``Schölkopf``."""
+    """LaTeX to plain text: ``{IIT Madras}`` -> ``IIT Madras``."""
     return Text.from_latex(latex).render_as("text").strip()
 
 
@@ -146,7 +146,9 @@ class _Parenthetical(BasicAuthorYearParentheticalReferenceStyle):
     def inner(self, role_name):
         return join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
             pre_text,
-            reference[join(sep=self.author_year_sep)[label_author, label_year]],
+            reference[
+                join(sep=self.author_year_sep)[label_author, label_year]
+            ],
             post_text,
         ]
 

@@ -37,7 +37,9 @@ def test_every_toc_file_exists():
     missing = [
         f
         for f in files
-        if not any((ROOT / f).with_suffix(s).is_file() for s in (".md", ".ipynb"))
+        if not any(
+            (ROOT / f).with_suffix(s).is_file() for s in (".md", ".ipynb")
+        )
     ]
     assert not missing
 
@@ -87,7 +89,8 @@ def bibliography():
     entries = list(data.entries.values())
     sorted_entries = style.AuthorYearSortingStyle().sort(entries)
     labels = list(style.AuthorYearLabelStyle().format_labels(sorted_entries))
-    return dict(zip((e.key for e in sorted_entries), labels)), sorted_entries
+    keys = [e.key for e in sorted_entries]
+    return dict(zip(keys, labels, strict=True)), sorted_entries
 
 
 def test_labels_are_distinct(bibliography):

@@ -96,49 +96,20 @@ def new_context(browser, viewport: str, theme: str):
 
 
 # --------------------------------------------------------------------------
-# JavaScript run in a loaded page
+# JavaScript run in a loaded page (tests/browser/js/)
 # --------------------------------------------------------------------------
+
+
+def _script(name: str) -> str:
+    return (Path(__file__).parent / "js" / name).read_text(encoding="utf-8")
+
 
 #: Wait for images (lazy ones too), MathJax's first pass and the fonts.
 #: Returns the MathJax version, 'not needed' or 'missing'.
-WAIT_FOR_PAGE = """
-async () => {
-  const images = Array.from(document.images);
-  for (const img of images) { if (img.loading === 'lazy') img.loading = 'eager'; }
-  await Promise.all(images.map(img => img.complete ? null :
-    new Promise(resolve => { img.addEventListener('load', resolve, {once: true});
-                             img.addEventListener('error', resolve, {once: true}); })));
-  const maths = document.querySelectorAll('.math');
-  let mathjax = 'not needed';
-  if (maths.length) {
-    if (window.MathJax && window.MathJax.startup && window.MathJax.startup.promise) {
-      await window.MathJax.startup.promise;
-      mathjax = window.MathJax.version || 'loaded';
-    } else {
-      mathjax = 'missing';
-    }
-  }
-  await document.fonts.ready;
-  return mathjax;
-}
-"""
+WAIT_FOR_PAGE = _script("wait_for_page.js")
 
 #: Math typeset, MathJax errors, broken images, every link of the page.
-INSPECT_PAGE = """
-() => {
-  const maths = Array.from(document.querySelectorAll('.math'));
-  const untypeset = maths.filter(el => !el.querySelector('mjx-container'))
-                         .map(el => el.textContent.trim().slice(0, 120));
-  const mathErrors = Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
-                          .map(el => (el.getAttribute('data-mjx-error') || el.textContent).slice(0, 120));
-  if (document.body.innerText.includes('Math input error')) mathErrors.push('Math input error');
-  const brokenImages = Array.from(document.images)
-      .filter(img => !img.complete || img.naturalWidth === 0)
-      .map(img => img.currentSrc || img.src);
-  const hrefs = Array.from(document.querySelectorAll('a[href]')).map(a => a.href);
-  return {nMath: maths.length, untypeset, mathErrors, brokenImages, hrefs};
-}
-"""
+INSPECT_PAGE = _script("inspect_page.js")
 
 #: The layout a reader sees at the current width. For every display equation
 #: and every table of the article, where its content ends up:
@@ -149,75 +120,7 @@ INSPECT_PAGE = """
 #:   'page'      sticks out of the page, which then scrolls sideways.
 #: Plus the page's own horizontal overflow, the elements that cause it, and
 #: the equations whose number is drawn over the visible part of the formula.
-LAYOUT = """
-() => {
-  const SLACK = 1;  // px of sub-pixel rounding
-  const root = document.scrollingElement || document.documentElement;
-  const viewWidth = root.clientWidth;
-  const hidden = el => { const r = el.getBoundingClientRect(); return r.width === 0 && r.height === 0; };
-  const describe = el => {
-    const sec = el.closest('section[id]');
-    const id = el.id || (el.closest('[id]') || {}).id || '';
-    return `${el.tagName.toLowerCase()}${id ? '#' + id : ''}` +
-           `${sec && sec.id !== id ? ' in #' + sec.id : ''}: ` +
-           (el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
-  };
-  function classify(el, content) {
-    const r = content.getBoundingClientRect();
-    for (let a = el; a; a = a.parentElement) {
-      const ox = getComputedStyle(a).overflowX;
-      if (ox === 'visible') continue;
-      const box = a.getBoundingClientRect();
-      const left = box.left + a.clientLeft, right = left + a.clientWidth;
-      if (r.left >= left - SLACK && r.right <= right + SLACK) continue;
-      if (ox === 'auto' || ox === 'scroll') return 'scrolls';
-      if (a === document.documentElement || a === document.body) return 'page';
-      return 'clipped';
-    }
-    return (r.left < -SLACK || r.right > viewWidth + SLACK) ? 'page' : 'fits';
-  }
-  const result = {equations: [], tables: [], eqnoOverlaps: []};
-  for (const c of document.querySelectorAll('mjx-container[display="true"]')) {
-    if (hidden(c)) continue;
-    const content = c.querySelector('mjx-math') || c;
-    const where = classify(c, content);
-    result.equations.push({where, what: describe(c.closest('div.math') || c.parentElement)});
-  }
-  for (const div of document.querySelectorAll('div.math')) {
-    const eqno = div.querySelector(':scope > .eqno');
-    const c = div.querySelector('mjx-container');
-    const m = c && c.querySelector('mjx-math');
-    if (!eqno || !m || hidden(eqno)) continue;
-    const e = eqno.getBoundingClientRect(), mr = m.getBoundingClientRect(), cr = c.getBoundingClientRect();
-    const left = Math.max(mr.left, cr.left), right = Math.min(mr.right, cr.right);
-    const overlap = Math.min(e.right, right) - Math.max(e.left, left);
-    const vertical = Math.min(e.bottom, mr.bottom) - Math.max(e.top, mr.top);
-    if (overlap > SLACK && vertical > SLACK) result.eqnoOverlaps.push(describe(div));
-  }
-  for (const t of document.querySelectorAll('main table')) {
-    if (hidden(t)) continue;
-    result.tables.push({where: classify(t.parentElement, t), what: describe(t)});
-  }
-  result.pageOverflow = Math.max(0, root.scrollWidth - root.clientWidth);
-  result.offenders = [];
-  if (result.pageOverflow > SLACK) {
-    // The outermost elements that stick out of the page.
-    for (const el of document.body.querySelectorAll('*')) {
-      const r = el.getBoundingClientRect();
-      if (r.right <= viewWidth + SLACK || r.width === 0) continue;
-      let inner = false;
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        const ox = getComputedStyle(a).overflowX;
-        if (ox !== 'visible') { inner = true; break; }
-        if (a.getBoundingClientRect().right > viewWidth + SLACK) { inner = true; break; }
-      }
-      if (!inner) result.offenders.push(describe(el));
-      if (result.offenders.length >= 5) break;
-    }
-  }
-  return result;
-}
-"""
+LAYOUT = _script("layout.js")
 
 
 def run_axe(page) -> list[dict]:
@@ -228,9 +131,7 @@ def run_axe(page) -> list[dict]:
     """
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(
-        page, options={"resultTypes": ["violations"]}
-    ).response
+    results = Axe().run(page, options={"resultTypes": ["violations"]}).response
     blocking = []
     for violation in results["violations"]:
         if violation["impact"] not in BLOCKING_IMPACTS:

@@ -4,9 +4,8 @@ per test process (``pytest -n 2`` runs two), and one tab per reader set-up
 
 from __future__ import annotations
 
-import pytest
-
 import book
+import pytest
 
 
 def require_build() -> None:
@@ -28,7 +27,8 @@ def origin():
 def browser():
     if not book.CHROMIUM.is_file():
         pytest.fail(
-            f"{book.CHROMIUM} not found: the rendered-book test needs Debian's "
+            f"{book.CHROMIUM} not found: the rendered-book test needs "
+            "Debian's "
             "Chromium (`apt-get update && apt-get install -y chromium`).",
             pytrace=False,
         )

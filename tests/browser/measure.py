@@ -64,7 +64,7 @@ def measure(build: Path, with_axe: bool = True) -> dict:
 
 
 def _redirect(path: Path) -> bool:
-    return "http-equiv=\"refresh\"" in path.read_text(encoding="utf-8").lower()
+    return 'http-equiv="refresh"' in path.read_text(encoding="utf-8").lower()
 
 
 def list_scrolling(rows: dict) -> None:
@@ -119,8 +119,12 @@ def report(rows: dict, with_axe: bool) -> None:
         print(line)
     print()
     print("Cells 'bad/all': clipped or sticking out of the page / all.")
-    for key in ("equations@desktop", "equations@phone", "tables@desktop",
-                "tables@phone"):
+    for key in (
+        "equations@desktop",
+        "equations@phone",
+        "tables@desktop",
+        "tables@phone",
+    ):
         c = totals.get(key, Counter())
         print(
             f"{key:20s} all {sum(c.values()):4d}  fit {c['fits']:4d}  "
@@ -139,7 +143,8 @@ def report(rows: dict, with_axe: bool) -> None:
         for theme in ("light", "dark"):
             c = totals[f"axe-{theme}"]
             print(
-                f"axe {theme}: critical {c['critical']}, serious {c['serious']}"
+                f"axe {theme}: critical {c['critical']}, "
+                f"serious {c['serious']}"
                 " (offending nodes)"
             )
         rules = Counter()

@@ -15,11 +15,9 @@ import re
 import sys
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
-
-import pytest
 
 import book
+import pytest
 
 ROOT = book.ROOT
 sys.path.insert(0, str(ROOT / "tools"))
@@ -54,7 +52,9 @@ def first_heading(doc: str) -> str:
             for line in "".join(cell["source"]).splitlines()
         ]
     else:
-        lines = path.with_suffix(".md").read_text(encoding="utf-8").splitlines()
+        lines = (
+            path.with_suffix(".md").read_text(encoding="utf-8").splitlines()
+        )
     for line in lines:
         if line.startswith("# "):
             title = line[2:].strip()
@@ -82,7 +82,8 @@ def text() -> str:
 def test_pdf_is_linked_from_the_book():
     assert PDF.is_file(), f"{PDF} is missing: run `make pdf`"
     assert LINKED.is_file(), (
-        f"{LINKED} is missing: `make book` copies the PDF into the HTML build, "
+        f"{LINKED} is missing: `make book` copies the PDF into the HTML "
+        "build, "
         "where the intro and the download menus link to it"
     )
     assert LINKED.read_bytes() == PDF.read_bytes(), (
@@ -102,7 +103,7 @@ def test_page_count():
 def test_every_page_of_the_toc_is_in_the_pdf():
     body = text()
     missing = []
-    for number, doc in enumerate(build_pdf.toc_pages()[1:], start=1):
+    for doc in build_pdf.toc_pages()[1:]:
         title = _normalise(first_heading(doc))
         if title not in body:
             missing.append(title)
@@ -181,7 +182,9 @@ def test_outline_lists_the_chapters():
 
     outline = list(titles(reader().outline))
     for caption, _ in build_pdf.toc_parts():
-        assert _normalise(caption) in outline, f"{caption!r} not in the outline"
+        assert _normalise(caption) in outline, (
+            f"{caption!r} not in the outline"
+        )
     for doc in build_pdf.toc_pages()[1:]:
         title = _normalise(first_heading(doc))
         assert any(title in entry for entry in outline), (

@@ -32,9 +32,8 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import pytest
-
 import book
+import pytest
 
 BUILD = book.BUILD
 PAGES = book.book_pages()
@@ -71,7 +70,7 @@ class _IdCollector(html.parser.HTMLParser):
                 self.ids.add(value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ids_of(path: Path) -> frozenset[str]:
     collector = _IdCollector()
     collector.feed(path.read_text(encoding="utf-8"))
@@ -117,7 +116,8 @@ def test_build_exists():
 def test_mathjax_is_local():
     """Math is served from the build itself, never from a CDN."""
     assert (BUILD / "_static" / "mathjax" / "tex-chtml.js").is_file(), (
-        "_static/mathjax/tex-chtml.js is missing: the offline_mathjax extension "
+        "_static/mathjax/tex-chtml.js is missing: the offline_mathjax "
+        "extension "
         "(_ext/offline_mathjax.py) did not copy MathJax into the build"
     )
     remote = re.compile(
@@ -228,7 +228,9 @@ def test_layout(page, viewport, readers):
 def _format_violations(violations: list[dict]) -> str:
     lines = []
     for v in violations:
-        lines.append(f"{v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}")
+        lines.append(
+            f"{v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}"
+        )
         for node in v["nodes"]:
             lines.append(f"    {node['target']}: {node['html']}")
             if node["summary"]:
@@ -243,10 +245,12 @@ def test_accessibility(page, theme, readers):
     axe's best practices, colour contrast included) in either theme."""
     reader = readers("desktop", theme)
     reader.open(page)
-    assert reader.tab.evaluate("document.documentElement.dataset.theme") == theme
+    assert (
+        reader.tab.evaluate("document.documentElement.dataset.theme") == theme
+    )
     violations = book.run_axe(reader.tab)
-    assert not violations, (
-        f"{page} ({theme} theme):\n  " + _format_violations(violations)
+    assert not violations, f"{page} ({theme} theme):\n  " + _format_violations(
+        violations
     )
 
 
@@ -335,7 +339,9 @@ def test_launch_and_download_menus(viewport, readers):
     menu = ".dropdown-download-buttons .dropdown-menu"
     assert _visible_within(tab, menu), "the download menu did not open"
     link = tab.locator(f"{menu} a.btn-download-book-pdf-button")
-    assert link.is_visible(), "no 'Whole book (PDF)' entry in the download menu"
+    assert link.is_visible(), (
+        "no 'Whole book (PDF)' entry in the download menu"
+    )
     href = link.evaluate("a => a.href")
     assert not check_internal_links([href], reader.origin), (
         f"the download menu's whole-book PDF link is dead: {href} "
@@ -356,7 +362,8 @@ def test_code_holds_79_columns_on_desktop(readers):
           probe.textContent = 'x'.repeat(columns);
           pre.append(probe);
           const cs = getComputedStyle(pre);
-          const room = pre.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          const room = pre.clientWidth - parseFloat(cs.paddingLeft)
+                       - parseFloat(cs.paddingRight);
           const need = probe.getBoundingClientRect().width;
           probe.remove();
           return {room, need, font: cs.fontSize};
@@ -398,9 +405,11 @@ def test_printing_unfolds_everything(readers):
               hiddenSolutions: Array.from(document.querySelectorAll(
                   '.solution .admonition-title ~ *'))
                 .filter(el => getComputedStyle(el).visibility === 'hidden'
-                              || el.getBoundingClientRect().height === 0).length,
+                              || el.getBoundingClientRect().height === 0)
+                .length,
               solutions: document.querySelectorAll('.solution').length,
-              preWrap: getComputedStyle(document.querySelector('pre')).whiteSpace,
+              preWrap: getComputedStyle(document.querySelector('pre'))
+                .whiteSpace,
             })"""
         )
         tab.evaluate("window.dispatchEvent(new Event('afterprint'))")
