@@ -421,3 +421,28 @@ def test_printing_unfolds_everything(readers):
         f"{state['hiddenSolutions']} parts of solutions stay hidden in print"
     )
     assert state["preWrap"] == "pre-wrap"
+
+
+def test_search_snippets_quote_formulas_as_text(readers):
+    """Search results quote the pages without TeX source or button labels."""
+    reader = readers("desktop")
+    tab = reader.tab
+    reader.open("search.html?q=covariance")
+    snippets = tab.locator("#search-results ul.search li p.context")
+    snippets.first.wait_for(state="attached", timeout=60_000)
+    tab.wait_for_function(
+        "() => document.querySelector('#search-results .search-summary')"
+        " || document.querySelectorAll('ul.search li').length > 3",
+        timeout=60_000,
+    )
+    texts = snippets.all_text_contents()
+    assert texts, "no search result for 'covariance'"
+    raw = [t for t in texts if "\\" in t]
+    assert not raw, f"search snippets with TeX source: {raw[:3]}"
+    buttons = [t for t in texts if "Print this page" in t or ".ipynb" in t]
+    assert not buttons, f"search snippets quote the page's buttons: {buttons}"
+    # The article header (buttons, the print-only contents list) is left out,
+    # so the snippets quote the text, formulas included ("C = UΛ U^ᵀ").
+    contents = [t for t in texts if "Contents" in t[:20]]
+    assert not contents, f"snippets quote the contents list: {contents[:2]}"
+    assert any("ᵀ" in t for t in texts), texts[:3]
