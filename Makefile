@@ -1,9 +1,11 @@
 # Build and test the book. Two commands on a fresh machine:
-#   make book   build the book into _build/html (creates .venv on first use)
+#   make book   build the book into _build/html, with the whole-book PDF
+#               (creates .venv on first use)
 #   make test   every test: lint, unit tests + doctests + scikit-learn's estimator
 #               checks, eigensolver regressions under two other BLAS kernels,
-#               the notebooks (nbval) under two BLAS kernels, the book build (-W),
-#               the browser check, the chapters run outside the repository
+#               the notebooks (nbval) under two BLAS kernels, the book build (-W)
+#               and the PDF, the browser checks, the chapters run outside the
+#               repository
 # See README.md.
 
 SHELL := /bin/bash
@@ -15,6 +17,7 @@ PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.requirements.stamp
 HTML   := _build/html
+PDF    := _build/pdf/kpca-book.pdf
 
 # Every command below, and every Jupyter kernel it starts, uses the venv's Python.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -30,12 +33,14 @@ NB       ?= *.ipynb
 OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
 LINTED   := kpca tests tools benchmarks _ext chapters
 
-.PHONY: help venv book test lint execute standalone clean
+.PHONY: help venv book html pdf test lint execute standalone clean
 
 help:
-	@echo "make book     build the book into $(HTML) (creates $(VENV) if needed)"
-	@echo "make test     run every test (see the top of this file); about 15 minutes"
-	@echo "make lint     ruff check and format --check"
+	@echo "make book     build the book into $(HTML), with the whole-book PDF (creates $(VENV) if needed)"
+	@echo "make html     build the HTML only (quicker; the PDF link in it is then dead)"
+	@echo "make pdf      print the HTML build to $(PDF) with Chromium (needs make html first)"
+	@echo "make test     run every test (see the top of this file); about 30 minutes"
+	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make execute  re-execute chapters in place (NB=name.ipynb for one; cwd chapters/)"
 	@echo "make clean    remove $(dir $(HTML)) and caches (keeps $(VENV))"
 
@@ -50,10 +55,20 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml | $(VENV)/bin/python
 
 venv: $(STAMP)
 
-book: $(STAMP)
-	$(JB_BUILD)
+# The book is the HTML and the PDF it offers for download: the PDF is printed
+# from the HTML build and copied into it, where every page's download menu
+# and the intro link to it.
+book: html pdf
+	cp $(PDF) $(HTML)/$(notdir $(PDF))
 	@echo
-	@echo "The book is at $(CURDIR)/$(HTML)/index.html"
+	@echo "The book is at $(CURDIR)/$(HTML)/index.html (PDF: $(PDF))"
+
+html: $(STAMP)
+	$(JB_BUILD)
+
+pdf: $(STAMP)
+	@test -f $(HTML)/index.html || { echo "no HTML build: run make html first"; exit 1; }
+	python tools/build_pdf.py --html $(HTML) --out $(PDF)
 
 lint: $(STAMP)
 	ruff check $(LINTED)
@@ -72,11 +87,15 @@ test: $(STAMP)
 	$(NBVAL)
 	@echo "==> [5/8] notebooks again under another BLAS kernel ($(OTHER_BLAS))"
 	$(OTHER_BLAS) $(NBVAL) -n 2 --dist loadfile
-	@echo "==> [6/8] book build from scratch, warnings are errors"
+	@echo "==> [6/8] book build from scratch, warnings are errors; the whole-book PDF"
 	rm -rf _build
 	@start=$$(date +%s); $(JB_BUILD); echo "book built in $$(( $$(date +%s) - start )) s"
-	@echo "==> [7/8] every built page in Chromium (math typeset, images, links, no network)"
-	pytest tests/browser -p no:cacheprovider
+	@start=$$(date +%s); python tools/build_pdf.py --html $(HTML) --out $(PDF); \
+	    echo "PDF built in $$(( $$(date +%s) - start )) s"
+	cp $(PDF) $(HTML)/$(notdir $(PDF))
+	@echo "==> [7/8] every built page in Chromium at 390 and 1280 px, light and dark"
+	@echo "    (math, images, links, no network, layout, menus, axe-core); the PDF"
+	pytest -n 2 tests/browser -p no:cacheprovider
 	@echo "==> [8/8] every chapter in an empty directory, with only kpca[book] installed"
 	$(MAKE) --no-print-directory standalone
 

@@ -1,175 +1,60 @@
-"""Open every page of the built book in a real browser and check what a reader sees.
+"""Open every page of the built book in a real browser, as a reader would.
 
-Run after the build: ``pytest tests/browser`` (``make test`` does both).
-For each ``.html`` page under ``_build/html`` it checks that
+Run after the build: ``pytest -n 2 tests/browser`` (``make test`` does both).
+Pages are served by ``http.server`` on 127.0.0.1 and opened in Debian's
+Chromium (``/usr/bin/chromium``) through Playwright, at 1280 px (a laptop)
+and 390 px (a phone), in the light and the dark theme.
 
-* every ``.math`` element was typeset by MathJax (holds an ``mjx-container``) and
-  no MathJax error node or "Math input error" text is on the page;
-* every ``<img>`` loaded (``complete`` and ``naturalWidth > 0``);
-* no request failed or returned an HTTP error, and no request left the loopback
-  server that serves the book (no CDN, no web font, no analytics);
-* the browser console shows no error and no script threw;
-* every internal link points at an existing file, and its ``#fragment`` (if any)
-  is an id on the target page.
+For every page:
 
-The pages are served by ``http.server`` on 127.0.0.1 and opened in Debian's
-Chromium (``/usr/bin/chromium``) through Playwright; Playwright's own browser
-download does not work on this network.
+* ``test_page_renders`` (1280 px, light): every ``.math`` element typeset by
+  the local MathJax and no MathJax error; every image loaded; no request
+  failed or left the loopback server; no console error or uncaught script
+  error; every internal link and ``#fragment`` resolves;
+* ``test_layout`` (1280 and 390 px): no display equation or table clipped
+  or sticking out of the page (each fits, or scrolls inside its own box), no
+  equation number drawn over its formula, and the page itself never scrolls
+  sideways (``scrollWidth <= clientWidth``);
+* ``test_accessibility`` (light and dark): axe-core finds no critical or
+  serious violation.
+
+And on one chapter, what a reader clicks (``test_reader_controls``): the
+sidebar toggle, the page-contents toggle, the launch menu and the download
+menu, at both widths; that a code cell holds 79 characters on a desktop; that
+proofs end with a tombstone; that printing unfolds solutions and hidden code.
 """
 
 from __future__ import annotations
 
 import functools
 import html.parser
-import http.server
 import re
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import book
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "_build" / "html"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-#: Folders of the build that hold assets, not pages of the book.
-ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
-TIMEOUT_MS = 30_000
+BUILD = book.BUILD
+PAGES = book.book_pages()
+#: A chapter with figures, proofs, exercises with solutions, hidden code.
+CHAPTER = "chapters/08_kernel_pca.html"
+#: The width the chapters' code is formatted to (ruff, pyproject.toml).
+CODE_COLUMNS = 79
+
+REFRESH = re.compile(
+    r"""<meta\s+http-equiv=["']refresh["']\s+content=["']\d+;\s*url=([^"']+)["']""",
+    re.I,
+)
 
 
-def book_pages() -> list[str]:
-    """All pages of the built book, as paths relative to ``_build/html``.
-
-    ``genindex.html`` and ``search.html`` are included: both are static pages
-    that load local scripts only (the search page runs no query without ``?q=``).
-    """
-    if not BUILD.is_dir():
-        return []
-    return sorted(
-        p.relative_to(BUILD).as_posix()
-        for p in BUILD.rglob("*.html")
-        if not ASSET_DIRS.intersection(p.relative_to(BUILD).parts)
-    )
+def redirect_target(page: str) -> str | None:
+    match = REFRESH.search((BUILD / page).read_text(encoding="utf-8"))
+    return match.group(1) if match else None
 
 
-PAGES = book_pages()
-
-
-def require_build() -> None:
-    if not (BUILD / "index.html").is_file():
-        pytest.fail(
-            f"{BUILD} has no built book: run `make book` (or `jupyter-book build . "
-            "--builder html`) first",
-            pytrace=False,
-        )
-
-
-# --------------------------------------------------------------------------
-# Fixtures: one loopback server and one browser page for the whole session
-# --------------------------------------------------------------------------
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
-        pass
-
-
-@pytest.fixture(scope="session")
-def server():
-    require_build()
-    handler = functools.partial(_QuietHandler, directory=str(BUILD))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    host, port = httpd.server_address[:2]
-    yield f"http://{host}:{port}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class PageEvents:
-    """What the browser reported while one page loaded."""
-
-    def __init__(self, origin: str):
-        self.origin = origin
-        self.clear()
-
-    def clear(self) -> None:
-        self.foreign: list[str] = []
-        self.failed: list[str] = []
-        self.http_errors: list[str] = []
-        self.console_errors: list[str] = []
-        self.page_errors: list[str] = []
-
-    def on_request(self, request) -> None:
-        url = request.url
-        if url.startswith(("data:", "blob:", "about:")):
-            return
-        if not url.startswith(self.origin + "/"):
-            self.foreign.append(url)
-
-    def on_request_failed(self, request) -> None:
-        self.failed.append(f"{request.url} ({request.failure})")
-
-    def on_response(self, response) -> None:
-        if response.status >= 400:
-            self.http_errors.append(f"{response.status} {response.url}")
-
-    def on_console(self, message) -> None:
-        if message.type == "error":
-            self.console_errors.append(f"{message.text} @ {message.location}")
-
-    def on_page_error(self, error) -> None:
-        self.page_errors.append(str(error))
-
-
-@pytest.fixture(scope="session")
-def browser_page(server, tmp_path_factory):
-    if not CHROMIUM.is_file():
-        pytest.fail(
-            f"{CHROMIUM} not found: the rendered-book test needs Debian's Chromium. "
-            "Install it with `apt-get install chromium` (as root: "
-            "`apt-get update && apt-get install -y chromium`).",
-            pytrace=False,
-        )
-    from playwright.sync_api import sync_playwright
-
-    events = PageEvents(server)
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            user_data_dir=str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900},
-            service_workers="block",
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.pages[0] if context.pages else context.new_page()
-        page.on("request", events.on_request)
-        page.on("requestfailed", events.on_request_failed)
-        page.on("response", events.on_response)
-        page.on("console", events.on_console)
-        page.on("pageerror", events.on_page_error)
-        try:
-            yield page, events, server
-        finally:
-            context.close()
-
-
-# --------------------------------------------------------------------------
-# Static helpers
-# --------------------------------------------------------------------------
+#: Pages with content (index.html only redirects to the root page).
+CONTENT_PAGES = [p for p in PAGES if redirect_target(p) is None]
 
 
 class _IdCollector(html.parser.HTMLParser):
@@ -192,20 +77,7 @@ def ids_of(path: Path) -> frozenset[str]:
     return frozenset(collector.ids)
 
 
-REFRESH = re.compile(
-    r"""<meta\s+http-equiv=["']refresh["']\s+content=["']\d+;\s*url=([^"']+)["']""",
-    re.I,
-)
-
-
-def redirect_target(page: str) -> str | None:
-    match = REFRESH.search((BUILD / page).read_text(encoding="utf-8"))
-    return match.group(1) if match else None
-
-
-def check_internal_links(
-    page: str, hrefs: list[str], origin: str
-) -> list[str]:
+def check_internal_links(hrefs: list[str], origin: str) -> list[str]:
     """Return a description of every broken internal link among ``hrefs``."""
     broken = []
     for href in sorted(set(hrefs)):
@@ -231,63 +103,21 @@ def check_internal_links(
     return broken
 
 
-# JavaScript run in the page once it has loaded.
-WAIT_FOR_PAGE = """
-async () => {
-  // Images: load lazy ones too, then wait until every image has settled.
-  const images = Array.from(document.images);
-  for (const img of images) { if (img.loading === 'lazy') img.loading = 'eager'; }
-  await Promise.all(images.map(img => img.complete ? null :
-    new Promise(resolve => { img.addEventListener('load', resolve, {once: true});
-                             img.addEventListener('error', resolve, {once: true}); })));
-  // Math: wait for MathJax's first typesetting pass.
-  const maths = document.querySelectorAll('.math');
-  let mathjax = 'not needed';
-  if (maths.length) {
-    if (window.MathJax && window.MathJax.startup && window.MathJax.startup.promise) {
-      await window.MathJax.startup.promise;
-      mathjax = window.MathJax.version || 'loaded';
-    } else {
-      mathjax = 'missing';
-    }
-  }
-  await document.fonts.ready;
-  return mathjax;
-}
-"""
-
-INSPECT_PAGE = """
-() => {
-  const maths = Array.from(document.querySelectorAll('.math'));
-  const untypeset = maths.filter(el => !el.querySelector('mjx-container'))
-                         .map(el => el.textContent.trim().slice(0, 120));
-  const mathErrors = Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
-                          .map(el => (el.getAttribute('data-mjx-error') || el.textContent).slice(0, 120));
-  if (document.body.innerText.includes('Math input error')) mathErrors.push('Math input error');
-  const brokenImages = Array.from(document.images)
-      .filter(img => !img.complete || img.naturalWidth === 0)
-      .map(img => img.currentSrc || img.src);
-  const hrefs = Array.from(document.querySelectorAll('a[href]')).map(a => a.href);
-  return {nMath: maths.length, untypeset, mathErrors, brokenImages, hrefs};
-}
-"""
-
-
 # --------------------------------------------------------------------------
-# Tests
+# The build
 # --------------------------------------------------------------------------
 
 
 def test_build_exists():
-    require_build()
-    assert PAGES, f"no .html page in {BUILD}"
+    assert (BUILD / "index.html").is_file(), f"{BUILD}: run `make book` first"
+    assert CONTENT_PAGES, f"no .html page in {BUILD}"
 
 
 def test_mathjax_is_local():
     """Math is served from the build itself, never from a CDN."""
-    require_build()
     assert (BUILD / "_static" / "mathjax" / "tex-chtml.js").is_file(), (
-        "_static/mathjax/tex-chtml.js is missing: the offline_mathjax extension "
+        "_static/mathjax/tex-chtml.js is missing: the offline_mathjax "
+        "extension "
         "(_ext/offline_mathjax.py) did not copy MathJax into the build"
     )
     remote = re.compile(
@@ -303,30 +133,33 @@ def test_mathjax_is_local():
     )
 
 
-@pytest.mark.parametrize("page", PAGES or ["<no build>"])
-def test_page_renders(page, browser_page):
-    tab, events, origin = browser_page
-    events.clear()
-
-    target = redirect_target(page)
-    if target is not None:
-        # index.html only redirects to the root page: check the target exists and the
-        # browser lands there; the target itself is checked as a page of its own.
-        resolved = (BUILD / page).parent / target
-        assert resolved.is_file(), (
+def test_redirects_resolve(readers):
+    """index.html sends the reader to the root page."""
+    reader = readers("desktop")
+    for page in PAGES:
+        target = redirect_target(page)
+        if target is None:
+            continue
+        assert ((BUILD / page).parent / target).is_file(), (
             f"{page} redirects to a missing page {target}"
         )
-        tab.goto(f"{origin}/{page}")
-        tab.wait_for_url(re.compile(re.escape(urlsplit(target).path) + r"$"))
-        tab.wait_for_load_state("load")
-    else:
-        response = tab.goto(f"{origin}/{page}", wait_until="load")
-        assert response is not None and response.ok, (
-            f"{page}: HTTP {response and response.status}"
+        reader.tab.goto(f"{reader.origin}/{page}")
+        reader.tab.wait_for_url(
+            re.compile(re.escape(urlsplit(target).path) + r"$")
         )
 
-    mathjax = tab.evaluate(WAIT_FOR_PAGE)
-    found = tab.evaluate(INSPECT_PAGE)
+
+# --------------------------------------------------------------------------
+# Every page
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", CONTENT_PAGES or ["<no build>"])
+def test_page_renders(page, readers):
+    reader = readers("desktop")
+    mathjax = reader.open(page)
+    found = reader.tab.evaluate(book.INSPECT_PAGE)
+    events = reader.events
 
     problems = []
     if mathjax == "missing":
@@ -341,7 +174,8 @@ def test_page_renders(page, browser_page):
         problems.append(f"images that did not load: {found['brokenImages']}")
     if events.foreign:
         problems.append(
-            f"requests to hosts other than {origin}: {sorted(set(events.foreign))}"
+            f"requests to hosts other than {reader.origin}: "
+            f"{sorted(set(events.foreign))}"
         )
     if events.failed:
         problems.append(f"failed requests: {events.failed}")
@@ -353,7 +187,262 @@ def test_page_renders(page, browser_page):
         problems.append(f"uncaught script errors: {events.page_errors}")
     problems += [
         f"broken link {b}"
-        for b in check_internal_links(page, found["hrefs"], origin)
+        for b in check_internal_links(found["hrefs"], reader.origin)
     ]
-
     assert not problems, f"{page}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("viewport", list(book.VIEWPORTS))
+@pytest.mark.parametrize("page", CONTENT_PAGES or ["<no build>"])
+def test_layout(page, viewport, readers):
+    """Nothing is cut off and nothing widens the page, at 1280 and 390 px."""
+    reader = readers(viewport)
+    reader.open(page)
+    layout = reader.tab.evaluate(book.LAYOUT)
+    width = book.VIEWPORTS[viewport][0]
+    problems = []
+    for kind in ("equations", "tables"):
+        bad = [
+            f"{item['where']}: {item['what']}"
+            for item in layout[kind]
+            if item["where"] in ("clipped", "page")
+        ]
+        if bad:
+            problems.append(
+                f"{len(bad)} {kind} cut off or wider than the page "
+                f"(neither fit nor scroll in their own box): {bad[:5]}"
+            )
+    if layout["eqnoOverlaps"]:
+        problems.append(
+            f"equation numbers drawn over their formula: "
+            f"{layout['eqnoOverlaps'][:5]}"
+        )
+    if layout["pageOverflow"] > 1:
+        problems.append(
+            f"the page scrolls sideways by {layout['pageOverflow']:.0f} px; "
+            f"elements sticking out: {layout['offenders']}"
+        )
+    assert not problems, f"{page} at {width} px:\n  " + "\n  ".join(problems)
+
+
+def _format_violations(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(
+            f"{v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}"
+        )
+        for node in v["nodes"]:
+            lines.append(f"    {node['target']}: {node['html']}")
+            if node["summary"]:
+                lines.append(f"      {node['summary'].splitlines()[-1]}")
+    return "\n  ".join(lines)
+
+
+@pytest.mark.parametrize("theme", book.THEMES)
+@pytest.mark.parametrize("page", CONTENT_PAGES or ["<no build>"])
+def test_accessibility(page, theme, readers):
+    """axe-core: no critical or serious violation (WCAG 2.x A/AA rules and
+    axe's best practices, colour contrast included) in either theme."""
+    reader = readers("desktop", theme)
+    reader.open(page)
+    assert (
+        reader.tab.evaluate("document.documentElement.dataset.theme") == theme
+    )
+    violations = book.run_axe(reader.tab)
+    assert not violations, f"{page} ({theme} theme):\n  " + _format_violations(
+        violations
+    )
+
+
+# --------------------------------------------------------------------------
+# What a reader clicks, on one chapter
+# --------------------------------------------------------------------------
+
+
+def _visible_within(tab, selector: str, timeout: int = 5_000) -> bool:
+    try:
+        tab.locator(selector).first.wait_for(state="visible", timeout=timeout)
+        return True
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError
+        return False
+
+
+def _hidden_within(tab, selector: str, timeout: int = 5_000) -> bool:
+    try:
+        tab.locator(selector).first.wait_for(state="hidden", timeout=timeout)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def test_sidebar_toggle_on_phone(readers):
+    tab = readers("phone").tab
+    readers("phone").open(CHAPTER)
+    assert not tab.locator("#pst-primary-sidebar").is_visible()
+    tab.locator(".primary-toggle").click()
+    assert _visible_within(tab, "#pst-primary-sidebar-modal"), (
+        "at 390 px the sidebar button did not open the navigation"
+    )
+    assert tab.locator(
+        "#pst-primary-sidebar-modal a[href$='13_mds_and_pca.html']"
+    ).is_visible(), "the opened navigation does not list the chapters"
+    tab.keyboard.press("Escape")
+    assert _hidden_within(tab, "#pst-primary-sidebar-modal")
+
+
+def test_contents_toggle_on_phone(readers):
+    tab = readers("phone").tab
+    readers("phone").open(CHAPTER)
+    tab.locator(".secondary-toggle").click()
+    assert _visible_within(tab, "#pst-secondary-sidebar-modal"), (
+        "at 390 px the page-contents button did not open the contents"
+    )
+    assert tab.locator(
+        "#pst-secondary-sidebar-modal nav a[href^='#']"
+    ).first.is_visible()
+    tab.keyboard.press("Escape")
+    assert _hidden_within(tab, "#pst-secondary-sidebar-modal")
+
+
+def test_sidebar_toggle_on_desktop(readers):
+    tab = readers("desktop").tab
+    readers("desktop").open(CHAPTER)
+    assert tab.locator("#pst-primary-sidebar").is_visible()
+    assert tab.locator("#pst-secondary-sidebar").is_visible(), (
+        "at 1280 px the page contents should be shown beside the text"
+    )
+    tab.locator(".primary-toggle").click()
+    assert _hidden_within(tab, "#pst-primary-sidebar"), (
+        "at 1280 px the sidebar button did not collapse the sidebar"
+    )
+    tab.locator(".primary-toggle").click()
+    assert _visible_within(tab, "#pst-primary-sidebar"), (
+        "at 1280 px a second click did not bring the sidebar back"
+    )
+
+
+@pytest.mark.parametrize("viewport", list(book.VIEWPORTS))
+def test_launch_and_download_menus(viewport, readers):
+    reader = readers(viewport)
+    tab = reader.tab
+    reader.open(CHAPTER)
+    tab.locator(".dropdown-launch-buttons > button").click()
+    menu = ".dropdown-launch-buttons .dropdown-menu"
+    assert _visible_within(tab, menu), "the launch menu did not open"
+    for name in ("Binder", "Colab"):
+        assert tab.locator(menu).get_by_text(name).is_visible(), (
+            f"no visible {name} entry in the launch menu"
+        )
+    tab.keyboard.press("Escape")
+
+    tab.locator(".dropdown-download-buttons > button").click()
+    menu = ".dropdown-download-buttons .dropdown-menu"
+    assert _visible_within(tab, menu), "the download menu did not open"
+    link = tab.locator(f"{menu} a.btn-download-book-pdf-button")
+    assert link.is_visible(), (
+        "no 'Whole book (PDF)' entry in the download menu"
+    )
+    href = link.evaluate("a => a.href")
+    assert not check_internal_links([href], reader.origin), (
+        f"the download menu's whole-book PDF link is dead: {href} "
+        "(`make book` builds the PDF and puts it there)"
+    )
+    assert tab.locator(f"{menu} .btn-print-page-button").is_visible()
+    tab.keyboard.press("Escape")
+
+
+def test_code_holds_79_columns_on_desktop(readers):
+    """A line formatted at 79 columns fits a code cell at 1280 px."""
+    reader = readers("desktop")
+    reader.open(CHAPTER)
+    fit = reader.tab.evaluate(
+        """columns => {
+          const pre = document.querySelector('div.cell_input pre');
+          const probe = document.createElement('span');
+          probe.textContent = 'x'.repeat(columns);
+          pre.append(probe);
+          const cs = getComputedStyle(pre);
+          const room = pre.clientWidth - parseFloat(cs.paddingLeft)
+                       - parseFloat(cs.paddingRight);
+          const need = probe.getBoundingClientRect().width;
+          probe.remove();
+          return {room, need, font: cs.fontSize};
+        }""",
+        CODE_COLUMNS,
+    )
+    assert fit["need"] <= fit["room"], (
+        f"{CODE_COLUMNS} columns of code need {fit['need']:.0f} px, the cell "
+        f"has {fit['room']:.0f} px (font size {fit['font']})"
+    )
+
+
+def test_proofs_end_with_a_tombstone(readers):
+    reader = readers("desktop")
+    reader.open(CHAPTER)
+    marks = reader.tab.evaluate(
+        """() => Array.from(document.querySelectorAll('div.proof.admonition'))
+              .filter(d => d.id.startsWith('proof'))
+              .map(d => getComputedStyle(d, '::after').content)"""
+    )
+    assert marks, f"{CHAPTER} has no proof"
+    assert all(m == '"∎"' for m in marks), marks
+
+
+def test_printing_unfolds_everything(readers):
+    """Print (the download menu's 'Print this page'): hidden code, solutions
+    and dropdowns open; code wraps instead of being cut."""
+    reader = readers("desktop")
+    tab = reader.tab
+    reader.open(CHAPTER)
+    assert tab.locator("details:not([open])").count() > 0
+    assert tab.locator(".solution.toggle-hidden").count() > 0
+    tab.emulate_media(media="print")
+    try:
+        tab.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        state = tab.evaluate(
+            """() => ({
+              closed: document.querySelectorAll('details:not([open])').length,
+              hiddenSolutions: Array.from(document.querySelectorAll(
+                  '.solution .admonition-title ~ *'))
+                .filter(el => getComputedStyle(el).visibility === 'hidden'
+                              || el.getBoundingClientRect().height === 0)
+                .length,
+              solutions: document.querySelectorAll('.solution').length,
+              preWrap: getComputedStyle(document.querySelector('pre'))
+                .whiteSpace,
+            })"""
+        )
+        tab.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    finally:
+        tab.emulate_media(media="screen")
+    assert state["solutions"] > 0
+    assert state["closed"] == 0, f"{state['closed']} <details> stay closed"
+    assert state["hiddenSolutions"] == 0, (
+        f"{state['hiddenSolutions']} parts of solutions stay hidden in print"
+    )
+    assert state["preWrap"] == "pre-wrap"
+
+
+def test_search_snippets_quote_formulas_as_text(readers):
+    """Search results quote the pages without TeX source or button labels."""
+    reader = readers("desktop")
+    tab = reader.tab
+    reader.open("search.html?q=covariance")
+    snippets = tab.locator("#search-results ul.search li p.context")
+    snippets.first.wait_for(state="attached", timeout=60_000)
+    tab.wait_for_function(
+        "() => document.querySelector('#search-results .search-summary')"
+        " || document.querySelectorAll('ul.search li').length > 3",
+        timeout=60_000,
+    )
+    texts = snippets.all_text_contents()
+    assert texts, "no search result for 'covariance'"
+    raw = [t for t in texts if "\\" in t]
+    assert not raw, f"search snippets with TeX source: {raw[:3]}"
+    buttons = [t for t in texts if "Print this page" in t or ".ipynb" in t]
+    assert not buttons, f"search snippets quote the page's buttons: {buttons}"
+    # The article header (buttons, the print-only contents list) is left out,
+    # so the snippets quote the text, formulas included ("C = UΛ U^ᵀ").
+    contents = [t for t in texts if "Contents" in t[:20]]
+    assert not contents, f"snippets quote the contents list: {contents[:2]}"
+    assert any("ᵀ" in t for t in texts), texts[:3]
