@@ -51,6 +51,13 @@ def first_heading(doc: str) -> str:
             if cell["cell_type"] == "markdown"
             for line in "".join(cell["source"]).splitlines()
         ]
+    elif path.with_suffix(".rst").is_file():
+        # reStructuredText: the title is the line above the first underline.
+        lines = path.with_suffix(".rst").read_text(encoding="utf-8").splitlines()
+        for above, line in zip(lines, lines[1:], strict=False):
+            if above.strip() and re.fullmatch(r"(=+|-+|\*+)", line.strip()):
+                return re.sub(r"[`*_]", "", above.strip())
+        raise AssertionError(f"{doc} has no title")
     else:
         lines = (
             path.with_suffix(".md").read_text(encoding="utf-8").splitlines()
