@@ -38,7 +38,8 @@ def test_every_toc_file_exists():
         f
         for f in files
         if not any(
-            (ROOT / f).with_suffix(s).is_file() for s in (".md", ".ipynb", ".rst")
+            (ROOT / f).with_suffix(s).is_file()
+            for s in (".md", ".ipynb", ".rst")
         )
     ]
     assert not missing

@@ -53,7 +53,9 @@ def first_heading(doc: str) -> str:
         ]
     elif path.with_suffix(".rst").is_file():
         # reStructuredText: the title is the line above the first underline.
-        lines = path.with_suffix(".rst").read_text(encoding="utf-8").splitlines()
+        lines = (
+            path.with_suffix(".rst").read_text(encoding="utf-8").splitlines()
+        )
         for above, line in zip(lines, lines[1:], strict=False):
             if above.strip() and re.fullmatch(r"(=+|-+|\*+)", line.strip()):
                 return re.sub(r"[`*_]", "", above.strip())
