@@ -69,12 +69,13 @@ class KernelPCA(BaseEstimator):
         Centre in feature space.  ``False`` reproduces the uncentred
         algorithm of the IIT Madras notes (their section 5), which is *not*
         PCA.
-    eigen_solver : {"auto", "dense", "subspace", "arpack"}, default "auto"
-        See :func:`kpca.top_eigenpairs`.  ``"auto"`` takes the exact dense
-        solver for at most 600 points, for more than :math:`n/10` components
-        and for ``n_components=None``, and ARPACK's Lanczos iteration
-        (stopped at a :math:`10^{-10}` relative residual) otherwise.  Every
-        solver's pairs are checked and recomputed densely if the check fails.
+    eigen_solver : {"auto", "dense", "lanczos", "subspace", "arpack"}
+        Default ``"auto"``; see :func:`kpca.top_eigenpairs`.  ``"auto"``
+        takes the exact dense solver for at most 600 points, for more than
+        :math:`n/10` components and for ``n_components=None``, and block
+        Lanczos iteration (stopped at a :math:`10^{-10}` relative residual)
+        otherwise.  Every solver's pairs are checked and recomputed densely if
+        the check fails.
     random_state : int, optional
         Seed of the iterative solvers' starting vectors.
 

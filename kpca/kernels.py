@@ -99,32 +99,41 @@ def _tiled(
     sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
     K = np.empty((n, m))
 
-    def tile(i0: int, j0: int) -> None:
-        i1, j1 = min(i0 + _TILE, n), min(j0 + _TILE, m)
+    def panel(i0: int) -> None:
+        # One matrix product per panel of rows (large, so BLAS runs it
+        # efficiently), then the element-wise part tile by tile, in cache.
+        i1 = min(i0 + _TILE, n)
         Xi = X[i0:i1]
-        diagonal = symmetric and j0 == i0
-        Yj = Xi if diagonal else columns[j0:j1]
-        T = Xi @ Yj.T
-        if finish is not None:
-            finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
-        K[i0:i1, j0:j1] = T
-        if symmetric and not diagonal:
-            K[j0:j1, i0:i1] = T.T
+        start = i0 if symmetric else 0
+        P = Xi @ columns[start:].T
+        if symmetric:
+            # The diagonal block again, by a symmetric rank-k update, which
+            # is exactly symmetric (a general product need not be).
+            P[:, : i1 - i0] = Xi @ Xi.T
+        for j0 in range(start, m, _TILE):
+            j1 = min(j0 + _TILE, m)
+            T = P[:, j0 - start : j1 - start]
+            diagonal = symmetric and j0 == i0
+            if finish is not None:
+                finish(
+                    T, Xi, columns[j0:j1], sq_x[i0:i1], sq_y[j0:j1], diagonal
+                )
+            if symmetric and not diagonal:
+                # The mirror block, transposed in cache first: a strided
+                # write straight into K would be several times slower.
+                K[j0:j1, i0:i1] = np.ascontiguousarray(T.T)
+        K[i0:i1, start:] = P
 
-    tiles = [
-        (i0, j0)
-        for i0 in range(0, n, _TILE)
-        for j0 in range(i0 if symmetric else 0, m, _TILE)
-    ]
-    workers = min(_WORKERS, len(tiles))
+    panels = list(range(0, n, _TILE))
+    workers = min(_WORKERS, len(panels))
     if workers <= 1:
-        for i0, j0 in tiles:
-            tile(i0, j0)
+        for i0 in panels:
+            panel(i0)
     else:
         # NumPy releases the GIL in BLAS and in the element-wise kernels
-        # (exp, power), so tiles run in parallel; each writes its own blocks.
+        # (exp, power), so panels run in parallel; each writes its own blocks.
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for future in [pool.submit(tile, i0, j0) for i0, j0 in tiles]:
+            for future in [pool.submit(panel, i0) for i0 in panels]:
                 future.result()
     return K
 

@@ -25,7 +25,9 @@ def _psd(rng, n, decay=0.8):
     return 0.5 * (A + A.T)
 
 
-@pytest.mark.parametrize("solver", ["dense", "subspace", "arpack", "auto"])
+@pytest.mark.parametrize(
+    "solver", ["dense", "lanczos", "subspace", "arpack", "auto"]
+)
 def test_solvers_agree_with_full_eigh(rng, solver):
     A = _psd(rng, 700)
     w, V = top_eigenpairs(A, 6, solver=solver)
@@ -87,7 +89,7 @@ RINGS, _ = make_circles(n_samples=200, noise=0.05, factor=0.4, random_state=0)
 
 @pytest.mark.parametrize("n", [50, 100, 200, 300])
 @pytest.mark.parametrize("k", [2, 3, 5])
-@pytest.mark.parametrize("solver", ["auto", "dense", "subspace"])
+@pytest.mark.parametrize("solver", ["auto", "dense", "lanczos", "subspace"])
 def test_repeated_eigenvalue_of_centering_matrix(n, k, solver):
     w, V = top_eigenpairs(kpca.centering_matrix(n), k, solver=solver)
     assert w.shape == (k,) and V.shape == (n, k)
@@ -107,16 +109,18 @@ def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
     np.testing.assert_allclose(K_c @ V, V * w, atol=1e-10)
 
 
-@pytest.mark.parametrize("k", [3, 5])
-def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k):
+@pytest.mark.parametrize("k", [1, 3, 5])
+@pytest.mark.parametrize("solver", ["arpack", "lanczos"])
+def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k, solver):
     # Single-vector Lanczos returns one copy of a triple top eigenvalue and
     # passes its own convergence test; the deflation check must catch it.
+    # Block Lanczos with a block of max(k, 2) vectors finds every copy.
     n = 700
     Q = _orthogonal(n)
     w_true = np.r_[[1.0, 1.0, 1.0], 0.5 * 0.9 ** np.arange(n - 3)]
     A = (Q * w_true) @ Q.T
     A = 0.5 * (A + A.T)
-    w, V = top_eigenpairs(A, k, solver="arpack")
+    w, V = top_eigenpairs(A, k, solver=solver)
     np.testing.assert_allclose(w, w_true[:k], rtol=1e-9)
     np.testing.assert_allclose(A @ V, V * w, atol=1e-9)
 
@@ -147,6 +151,22 @@ def test_failed_lanczos_falls_back_to_the_dense_solver(rng, monkeypatch):
     monkeypatch.setattr(scipy.sparse.linalg, "eigsh", broken)
     w, _ = top_eigenpairs(A, 5, solver="arpack")
     np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:5], rtol=1e-12)
+
+
+def test_block_lanczos_answers_without_the_dense_fallback(rng, monkeypatch):
+    # The checked fallback must stay a fallback: on an ordinary kernel matrix
+    # the block Krylov solver converges by itself.
+    K = kpca.center_kernel(
+        kpca.gaussian_kernel(rng.normal(size=(1200, 5)), sigma=2.0)
+    )
+
+    def no_dense(*args, **kwargs):
+        raise AssertionError("fell back to the dense solver")
+
+    monkeypatch.setattr(kpca.eigen, "_dense", no_dense)
+    w, V = top_eigenpairs(K, 6, solver="lanczos")
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(K)[::-1][:6], rtol=1e-10)
+    np.testing.assert_allclose(K @ V, V * w, atol=1e-9)
 
 
 def test_kernel_pca_of_identity_kernel_keeps_every_component():

@@ -99,7 +99,9 @@ def test_gaussian_rank_can_exceed_dimension(rng):
     )  # centring removes one direction
 
 
-@pytest.mark.parametrize("solver", ["dense", "subspace", "arpack", "auto"])
+@pytest.mark.parametrize(
+    "solver", ["dense", "lanczos", "subspace", "arpack", "auto"]
+)
 def test_eigen_solvers_agree(solver):
     X, _ = make_circles(n_samples=900, noise=0.05, factor=0.4, random_state=0)
     ref = kpca.KernelPCA(n_components=6, sigma=0.3, eigen_solver="dense").fit(
