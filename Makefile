@@ -33,7 +33,7 @@ NB       ?= *.ipynb
 OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
 LINTED   := kpca tests tools benchmarks _ext chapters
 
-.PHONY: help venv book html pdf test lint execute standalone clean
+.PHONY: help venv chromium book html pdf test lint execute standalone clean
 
 help:
 	@echo "make book     build the book into $(HTML), with the whole-book PDF (creates $(VENV) if needed)"
@@ -55,6 +55,11 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml | $(VENV)/bin/python
 
 venv: $(STAMP)
 
+# Debian's Chromium prints the PDF and runs the browser tests; installed here
+# when missing (as root or with sudo), else the exact command is printed.
+chromium:
+	@bash tools/ensure_chromium.sh
+
 # The book is the HTML and the PDF it offers for download: the PDF is printed
 # from the HTML build and copied into it, where every page's download menu
 # and the intro link to it.
@@ -63,10 +68,14 @@ book: html pdf
 	@echo
 	@echo "The book is at $(CURDIR)/$(HTML)/index.html (PDF: $(PDF))"
 
+# The output directory is rebuilt from nothing every time, so no file of an
+# earlier build (a renamed page, an old _static asset) survives into it;
+# the parsed pages cached in _build/.doctrees keep this quick.
 html: $(STAMP)
+	rm -rf $(HTML)
 	$(JB_BUILD)
 
-pdf: $(STAMP)
+pdf: $(STAMP) chromium
 	@test -f $(HTML)/index.html || { echo "no HTML build: run make html first"; exit 1; }
 	python tools/build_pdf.py --html $(HTML) --out $(PDF)
 
@@ -75,7 +84,7 @@ lint: $(STAMP)
 	ruff format --check $(LINTED)
 	mypy
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	@echo "==> [1/8] lint: ruff check and format (code fits the book's 79 columns)"
 	$(MAKE) --no-print-directory lint
 	@echo "==> [2/8] unit tests, doctests, scikit-learn's estimator checks"
