@@ -28,7 +28,9 @@ from .kernels import (
     squared_distances,
 )
 from .mds import ClassicalMDS, NonEuclideanWarning, double_center
+from .nystroem import NystroemKernelPCA
 from .pca import PCA
+from .random_features import RandomFourierKernelPCA
 
 __version__ = "0.1.0"
 
@@ -67,6 +69,8 @@ __all__ = [
     "numerical_rank",
     "PCA",
     "KernelPCA",
+    "NystroemKernelPCA",
+    "RandomFourierKernelPCA",
     "double_center",
     "ClassicalMDS",
     "NonEuclideanWarning",
