@@ -31,6 +31,7 @@ a second pass, in ``transform``, computes the scores.  Memory is
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import warnings
 from collections.abc import Callable
@@ -52,6 +53,28 @@ from .streaming import (
 
 # Default chunk: about 2**21 entries (16 MB) of the n x p block g(X_chunk).
 _CHUNK_ENTRIES = 2**21
+
+
+def _descending_eigh(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All eigenpairs of the small symmetric ``A``, largest first.
+
+    A full decomposition (LAPACK's divide and conquer): no subset driver that
+    could return fewer pairs than asked.  Its tridiagonal reduction is a long
+    run of small, synchronised BLAS-2 calls; on a machine whose cores are busy
+    with other work, BLAS threads waiting for each other made it up to 30
+    times slower than one thread (measured on the 2-core benchmark machine), so
+    it runs on one thread when ``threadpoolctl`` (a scikit-learn dependency) is
+    installed.  The large products of ``fit`` keep every thread.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional
+        limits = contextlib.nullcontext()
+    else:
+        limits = threadpool_limits(limits=1, user_api="blas")
+    with limits:
+        w, V = scipy.linalg.eigh(A, driver="evd", check_finite=False)
+    return w[::-1], V[:, ::-1]
 
 
 class _FeatureMap:
@@ -202,9 +225,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         W = feature_map.W
         C = moments.scatter if W is None else W.T @ moments.scatter @ W
         C = 0.5 * (C + C.T)
-        # A full eigh of the small r x r matrix: no subset driver can drop pairs.
-        mu, V = scipy.linalg.eigh(C, driver="evd", check_finite=False)
-        mu, V = mu[::-1], V[:, ::-1]
+        mu, V = _descending_eigh(C)
         keep = numerical_rank(mu)
         if keep == 0:
             raise ValueError(

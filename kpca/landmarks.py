@@ -217,7 +217,7 @@ def kmeans_landmarks(
     *,
     random_state: int | None = None,
     sample_size: int | None = None,
-    max_iter: int = 20,
+    max_iter: int = 10,
 ) -> np.ndarray:
     r"""Centres of k-means on a uniform sample of ``X``, as Nyström landmarks.
 
@@ -239,7 +239,7 @@ def kmeans_landmarks(
         Seed of the sample and of the seeding (0 when None).
     sample_size : int, optional
         Rows on which k-means runs; at least ``n_landmarks``.
-    max_iter : int, default 20
+    max_iter : int, default 10
         Cap on Lloyd's iterations (0: the k-means++ points themselves).
 
     Returns

@@ -38,9 +38,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
-from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
+from ._feature_pca import _ChunkedFeaturePCA, _descending_eigh, _FeatureMap
 from ._validation import check_array, check_choice, check_symmetric
 from .eigen import numerical_rank
 from .kernels import make_kernel
@@ -90,8 +89,9 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         ignored when ``landmarks`` is an array.
     landmarks : {"uniform", "kmeans"} or array-like of shape (m, n_features), default "uniform"
         ``"uniform"``: data points drawn uniformly without replacement;
-        ``"kmeans"``: k-means centres of a uniform sample of :math:`10m`
-        rows (:mod:`kpca.landmarks`); an array: these points.
+        ``"kmeans"``: k-means centres (k-means++ seeding, at most 10 of
+        Lloyd's iterations) of a uniform sample of :math:`10m` rows
+        (:mod:`kpca.landmarks`); an array: these points.
     chunk_size : int, optional
         Rows per chunk; by default about :math:`2^{21}/m` (16 MB blocks).
         The result does not depend on it beyond round-off.
@@ -223,7 +223,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
                 sample, _ = _uniform_sample(
                     iter_chunks(X, rows), 10 * params["m"], seed
                 )
-                points = _kmeans(sample, params["m"], seed, max_iter=20)
+                points = _kmeans(sample, params["m"], seed, max_iter=10)
         elif points.shape[1] != first.shape[1]:
             raise ValueError(
                 f"landmarks has {points.shape[1]} features, but X has {first.shape[1]}"
@@ -234,8 +234,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         if callable(self.kernel):
             check_symmetric(K_mm, "kernel(landmarks, landmarks)")
             K_mm = 0.5 * (K_mm + K_mm.T)
-        lam, U = scipy.linalg.eigh(K_mm, driver="evd", check_finite=False)
-        lam, U = lam[::-1], U[:, ::-1]
+        lam, U = _descending_eigh(K_mm)
         r = numerical_rank(lam)
         if r == 0:
             raise ValueError(

@@ -299,7 +299,7 @@ class StreamingMoments:
 
     @property
     def mean(self) -> np.ndarray | None:
-        """The mean of the rows seen, :math:`s + \overline{(f - s)}`."""
+        r"""The mean of the rows seen, :math:`s + \overline{(f - s)}`."""
         if self.n_samples == 0:
             return None
         return self.shift + self._shifted_mean
