@@ -138,7 +138,7 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     1177-1184, 2007.
 
     W. Rudin, *Fourier Analysis on Groups*, Interscience, 1962 (Bochner's
-    theorem, section 1.4.3).
+    theorem).
 
     Examples
     --------

@@ -99,6 +99,19 @@ def test_scores_of_training_points_are_the_centred_features_projected(X):
     )
 
 
+def test_a_few_components_of_a_large_scatter_match_the_full_decomposition(rng):
+    X = rng.normal(size=(900, 3))
+    few = kpca.NystroemKernelPCA(4, sigma=1.0, n_landmarks=700).fit(X)
+    every = kpca.NystroemKernelPCA(None, sigma=1.0, n_landmarks=700).fit(X)
+    assert every.n_components_ > 40  # the full eigh, not the iterative path
+    np.testing.assert_allclose(
+        few.eigenvalues_, every.eigenvalues_[:4], rtol=1e-9
+    )
+    np.testing.assert_allclose(
+        few.transform(X), every.transform(X)[:, :4], atol=1e-7
+    )
+
+
 # -- convergence --------------------------------------------------------------------
 def test_nystroem_eigenvalues_grow_with_nested_landmarks_and_stay_below_exact(
     X,
