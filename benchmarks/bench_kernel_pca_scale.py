@@ -543,6 +543,24 @@ def machine() -> dict:
     }
 
 
+def _commit(root: pathlib.Path) -> str | None:
+    """The git commit of the kpca source measured, when it is a checkout or an archive of one."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    if out.returncode == 0:
+        return out.stdout.strip()
+    stamp = (
+        root / "COMMIT"
+    )  # written next to a git archive by whoever exports one
+    return stamp.read_text().strip() if stamp.exists() else None
+
+
 def versions() -> dict:
     import scipy
     import sklearn
@@ -554,6 +572,9 @@ def versions() -> dict:
         "scipy": scipy.__version__,
         "scikit-learn": sklearn.__version__,
         "kpca": kpca.__version__,
+        "kpca_commit": _commit(
+            pathlib.Path(kpca.__file__).resolve().parents[1]
+        ),
     }
     try:
         from threadpoolctl import threadpool_info

@@ -31,7 +31,6 @@ a second pass, in ``transform``, computes the scores.  Memory is
 
 from __future__ import annotations
 
-import contextlib
 import numbers
 import warnings
 from collections.abc import Callable
@@ -41,6 +40,7 @@ import numpy as np
 import scipy.linalg
 
 from ._base import BaseEstimator, check_is_fitted, check_n_features
+from ._threads import one_blas_thread
 from ._validation import check_n_components
 from .eigen import numerical_rank, top_eigenpairs
 from .streaming import (
@@ -59,20 +59,11 @@ def _descending_eigh(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All eigenpairs of the small symmetric ``A``, largest first.
 
     A full decomposition (LAPACK's divide and conquer): no subset driver that
-    could return fewer pairs than asked.  Its tridiagonal reduction is a long
-    run of small, synchronised BLAS-2 calls; on a machine whose cores are busy
-    with other work, BLAS threads waiting for each other made it up to 30
-    times slower than one thread (measured on the 2-core benchmark machine), so
-    it runs on one thread when ``threadpoolctl`` (a scikit-learn dependency) is
-    installed.  The large products of ``fit`` keep every thread.
+    could return fewer pairs than asked.  On one BLAS thread
+    (:mod:`kpca._threads`): its tridiagonal reduction is a long run of small
+    BLAS calls.
     """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        limits = contextlib.nullcontext()
-    else:
-        limits = threadpool_limits(limits=1, user_api="blas")
-    with limits:
+    with one_blas_thread():
         w, V = scipy.linalg.eigh(A, driver="evd", check_finite=False)
     return w[::-1], V[:, ::-1]
 

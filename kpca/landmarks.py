@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ._threads import one_blas_thread
 from .kernels import squared_distances
 from .streaming import iter_chunks
 
@@ -295,7 +296,17 @@ def _kmeans(
     rng = np.random.default_rng(
         [0 if random_state is None else int(random_state), 1]
     )
-    centres = _kmeans_plus_plus(sample, n_landmarks, rng)
+    # Many small distance blocks: one BLAS thread is faster on a busy machine.
+    with one_blas_thread():
+        return _lloyd(
+            sample, _kmeans_plus_plus(sample, n_landmarks, rng), max_iter
+        )
+
+
+def _lloyd(
+    sample: np.ndarray, centres: np.ndarray, max_iter: int
+) -> np.ndarray:
+    n_landmarks = centres.shape[0]
     labels = None
     for _ in range(max_iter):
         new_labels, _ = _nearest(sample, centres)
