@@ -676,6 +676,7 @@ def main(argv=None) -> int:
 
     def record(name, body):
         body.update(
+            versions=versions(),
             date=datetime.datetime.now().isoformat(timespec="seconds"),
             load_average_at_start=start_load,
             load_average_at_end=load_average(),
