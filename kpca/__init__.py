@@ -41,7 +41,9 @@ from .kernels import (
     squared_distances,
 )
 from .mds import ClassicalMDS, NonEuclideanWarning, double_center
+from .nystroem import NystroemKernelPCA
 from .pca import PCA
+from .random_features import RandomFourierKernelPCA
 
 # The one place the version is written (pyproject.toml reads it from here).
 __version__ = "0.2.0"
@@ -81,6 +83,8 @@ __all__ = [
     "numerical_rank",
     "PCA",
     "KernelPCA",
+    "NystroemKernelPCA",
+    "RandomFourierKernelPCA",
     "double_center",
     "ClassicalMDS",
     "NonEuclideanWarning",

@@ -17,6 +17,9 @@ ESTIMATORS = [
     kpca.KernelPCA(n_components=2, kernel="precomputed"),
     kpca.ClassicalMDS(),
     kpca.ClassicalMDS(n_components=2, metric="precomputed"),
+    kpca.NystroemKernelPCA(2, n_landmarks=10),
+    kpca.NystroemKernelPCA(2, n_landmarks=10, landmarks="kmeans"),
+    kpca.RandomFourierKernelPCA(2, n_random_features=20),
 ]
 
 

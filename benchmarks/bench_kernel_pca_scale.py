@@ -1,0 +1,725 @@
+"""Kernel PCA at scale: exact and approximate kernel PCA against scikit-learn.
+
+Built for a shared, noisy machine:
+
+* every timed run is a fresh process (``--worker``), so one run's memory or
+  heap cannot help or hurt the next, and its peak memory can be measured;
+* kpca and its peers are interleaved: each *round* runs every method once,
+  in an order that rotates from round to round (ABC, BCA, CAB, ...), so a
+  slow spell of the machine hits all of them alike;
+* the ratio peer / kpca is taken within each round and summarised by its
+  median and spread (min-max and quartiles) over the rounds (7 by default).
+
+Memory is the peak resident set size (RSS) of the worker process while the
+method runs, read from ``/proc/self/status`` (``VmHWM``, reset just before the
+run through ``/proc/self/clear_refs``).  RSS counts what the operating system
+really holds for the process: NumPy arrays, BLAS and LAPACK work space, ARPACK's
+vectors, and also the interpreter, the libraries and the input data, which is
+why the baseline just before the run is reported too.  (``tracemalloc`` would
+miss the work space BLAS and LAPACK allocate themselves.)
+
+Parts (all by default; any subset with the flags):
+
+``--exact``
+    ``kpca.KernelPCA`` against scikit-learn's ``KernelPCA`` with the
+    ``arpack`` and ``randomized`` solvers (and ``dense`` up to n = 4000), plus
+    the *floor*: forming the kernel matrix alone and the eigensolver
+    (``kpca.eigen.top_eigenpairs``) alone on a ready centred matrix.
+``--approx``
+    ``kpca.NystroemKernelPCA`` (uniform and k-means landmarks) and
+    ``kpca.RandomFourierKernelPCA`` against scikit-learn's ``Nystroem`` +
+    ``PCA`` and ``RBFSampler`` + ``PCA`` at equal m, ``fit_transform`` time and
+    peak memory for n up to 10^6 (scikit-learn, which holds the n x m
+    features, only up to ``--peer-max-n``).
+``--accuracy``
+    At n = 20,000 (exact kernel PCA feasible), the eigenvalue relative error
+    and the largest principal angle between the exact and the approximate
+    score subspaces (``scipy.linalg.subspace_angles``) as m grows.
+
+Data: n samples of d = 10 standard-normal features, the Gaussian kernel with
+scikit-learn's default width gamma = 1/d (sigma = sqrt(d/2)), k = 10
+components.  Results go to ``benchmarks/results/kernel_pca_scale.json`` (each
+part run replaces its own entry), with the machine, versions, date and load.
+
+Usage::
+
+    python benchmarks/bench_kernel_pca_scale.py                # everything (hours)
+    python benchmarks/bench_kernel_pca_scale.py --exact --sizes 2000 4000
+    python benchmarks/bench_kernel_pca_scale.py --approx --approx-sizes 10000 100000
+    python benchmarks/bench_kernel_pca_scale.py --accuracy --accuracy-m 100 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+
+D_FEATURES = 10
+K_COMPONENTS = 10
+GAMMA = 1.0 / D_FEATURES
+SIGMA = float(np.sqrt(1.0 / (2.0 * GAMMA)))
+RESULTS = (
+    pathlib.Path(__file__).resolve().parent
+    / "results"
+    / "kernel_pca_scale.json"
+)
+
+EXACT_METHODS = (
+    "kpca",
+    "sklearn arpack",
+    "sklearn randomized",
+    "sklearn dense",
+    "floor: form K",
+    "floor: eigensolver",
+)
+APPROX_METHODS = (
+    "kpca nystroem uniform",
+    "kpca nystroem kmeans",
+    "kpca random features",
+    "sklearn Nystroem+PCA",
+    "sklearn RBFSampler+PCA",
+)
+# Which peer each kpca approximation is compared with, at equal m.
+APPROX_PAIRS = {
+    "kpca nystroem uniform": "sklearn Nystroem+PCA",
+    "kpca nystroem kmeans": "sklearn Nystroem+PCA",
+    "kpca random features": "sklearn RBFSampler+PCA",
+}
+
+
+# -- one run ----------------------------------------------------------------------
+def make_data(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal((n, D_FEATURES))
+
+
+def build(method: str, m: int):
+    """A function X -> eigenvalues for ``method`` (imports happen here, outside timing)."""
+    import kpca
+
+    k = K_COMPONENTS
+    if method == "kpca":
+        return lambda X: _fit(
+            kpca.KernelPCA(k, sigma=SIGMA, random_state=0), X
+        )
+    if method.startswith("sklearn ") and method.split()[1] in (
+        "arpack",
+        "randomized",
+        "dense",
+    ):
+        from sklearn.decomposition import KernelPCA
+
+        solver = method.split()[1]
+        return lambda X: _fit(
+            KernelPCA(
+                k,
+                kernel="rbf",
+                gamma=GAMMA,
+                eigen_solver=solver,
+                random_state=0,
+            ),
+            X,
+        )
+    if method == "floor: form K":
+        return lambda X: (kpca.gaussian_kernel(X, sigma=SIGMA), None)[1]
+    if method == "floor: eigensolver":
+        # The centred matrix is built by prepare() before the clock starts.
+        return lambda Kc: kpca.eigen.top_eigenpairs(Kc, k, overwrite=True)[0]
+    if method == "kpca nystroem uniform":
+        return lambda X: _fit(
+            kpca.NystroemKernelPCA(k, sigma=SIGMA, n_landmarks=m), X
+        )
+    if method == "kpca nystroem kmeans":
+        return lambda X: _fit(
+            kpca.NystroemKernelPCA(
+                k, sigma=SIGMA, n_landmarks=m, landmarks="kmeans"
+            ),
+            X,
+        )
+    if method == "kpca random features":
+        return lambda X: _fit(
+            kpca.RandomFourierKernelPCA(k, sigma=SIGMA, n_random_features=m), X
+        )
+    if method in ("sklearn Nystroem+PCA", "sklearn RBFSampler+PCA"):
+        from sklearn.decomposition import PCA
+        from sklearn.kernel_approximation import Nystroem, RBFSampler
+        from sklearn.pipeline import make_pipeline
+
+        feature_map = Nystroem if "Nystroem" in method else RBFSampler
+
+        def run(X):
+            # PCA's default solver; with m <= 1000 features and n >= 10 m it is
+            # "covariance_eigh", the fastest here.
+            pipe = make_pipeline(
+                feature_map(gamma=GAMMA, n_components=m, random_state=0),
+                PCA(k, random_state=0),
+            )
+            pipe.fit_transform(X)
+            return pipe[-1].explained_variance_ * (X.shape[0] - 1)
+
+        return run
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _fit(model, X):
+    model.fit_transform(X)
+    return np.asarray(model.eigenvalues_)
+
+
+def prepare(method: str, X: np.ndarray):
+    """The input of the timed call: X, or the ready centred K for the eigensolver floor."""
+    if method == "floor: eigensolver":
+        import kpca
+
+        K = kpca.gaussian_kernel(X, sigma=SIGMA)
+        return kpca.centering._center_kernel_inplace(K, symmetric=True)[0]
+    return X
+
+
+def _status() -> dict[str, float]:
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) / 1024.0  # kB -> MiB
+    return out
+
+
+def run_one(
+    method: str, n: int, m: int, seed: int, measure: str = "rss"
+) -> dict:
+    """Warm up, then time one run of ``method``; peak memory by RSS or tracemalloc."""
+    fn = build(method, m)
+    warm = make_data(min(n, 400), seed + 1)
+    build(method, min(m, 50))(
+        prepare(method, warm)
+    )  # imports, BLAS threads, caches
+    X = make_data(n, seed)
+    data = prepare(method, X)
+    del X
+    gc.collect()
+    if measure == "rss":
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # reset VmHWM, the peak RSS, to the current RSS
+        before = _status()["VmRSS"]
+    else:
+        tracemalloc.start()
+        before = 0.0
+    start = time.perf_counter()
+    eigenvalues = fn(data)
+    elapsed = time.perf_counter() - start
+    if measure == "rss":
+        peak = _status()["VmHWM"]
+    else:
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return {
+        "time_s": elapsed,
+        "rss_before_mib": before,
+        "peak_mib": peak,
+        "peak_above_before_mib": peak - before,
+        "eigenvalues": None
+        if eigenvalues is None
+        else list(map(float, eigenvalues)),
+    }
+
+
+def run_worker(spec: dict, in_process: bool) -> dict:
+    if in_process:
+        return run_one(**spec, measure="tracemalloc")
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"worker {spec} failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# -- interleaved rounds -------------------------------------------------------------
+def rounds(
+    methods: list[str], n: int, m: int, count: int, in_process: bool
+) -> dict[str, list[dict]]:
+    runs: dict[str, list[dict]] = {name: [] for name in methods}
+    for r in range(count):
+        order = methods[r % len(methods) :] + methods[: r % len(methods)]
+        for name in order:
+            spec = {"method": name, "n": n, "m": m, "seed": 0}
+            runs[name].append(run_worker(spec, in_process))
+    return runs
+
+
+def spread(values) -> dict:
+    v = np.asarray(values, dtype=float)
+    q1, med, q3 = np.percentile(v, [25, 50, 75])
+    return {
+        "median": float(med),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "q1": float(q1),
+        "q3": float(q3),
+        "values": v.tolist(),
+    }
+
+
+def ratios(runs, peer: str, ours: str, key: str = "time_s") -> dict:
+    return spread(
+        [p[key] / o[key] for p, o in zip(runs[peer], runs[ours], strict=True)]
+    )
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+# -- parts ----------------------------------------------------------------------------
+def part_exact(sizes, count, dense_max_n, in_process) -> dict:
+    results = []
+    for n in sizes:
+        methods = [
+            m
+            for m in EXACT_METHODS
+            if not (m == "sklearn dense" and n > dense_max_n)
+        ]
+        runs = rounds(methods, n, 0, count, in_process)
+        floor = [
+            a["time_s"] + b["time_s"]
+            for a, b in zip(
+                runs["floor: form K"], runs["floor: eigensolver"], strict=True
+            )
+        ]
+        reference = (
+            "sklearn dense" if "sklearn dense" in runs else "sklearn arpack"
+        )
+        ours = np.asarray(runs["kpca"][0]["eigenvalues"])
+        ref = np.asarray(runs[reference][0]["eigenvalues"])
+        peers = [m for m in methods if m.startswith("sklearn")]
+        summary = {
+            "kpca_time_s": spread([r["time_s"] for r in runs["kpca"]]),
+            "time_ratio_peer_over_kpca": {
+                p: ratios(runs, p, "kpca") for p in peers
+            },
+            "time_ratio_fastest_peer_over_kpca": spread(
+                [
+                    min(runs[p][i]["time_s"] for p in peers)
+                    / runs["kpca"][i]["time_s"]
+                    for i in range(count)
+                ]
+            ),
+            "kpca_time_over_floor": spread(
+                [
+                    r["time_s"] / f
+                    for r, f in zip(runs["kpca"], floor, strict=True)
+                ]
+            ),
+            "floor_time_s": spread(floor),
+            "peak_mib": {
+                name: spread([r["peak_mib"] for r in runs[name]])
+                for name in methods
+            },
+            "peak_above_before_mib": {
+                name: spread([r["peak_above_before_mib"] for r in runs[name]])
+                for name in methods
+            },
+            "eigenvalue_reference": reference,
+            "max_rel_eigenvalue_difference": float(
+                np.max(np.abs(ours - ref) / ref)
+            ),
+        }
+        results.append({"n": n, "runs": runs, "summary": summary})
+        print_exact(n, methods, summary)
+    return {"sizes": results}
+
+
+def part_approx(sizes, m, count, count_large, peer_max_n, in_process) -> dict:
+    results = []
+    for n in sizes:
+        with_peers = n <= peer_max_n
+        methods = [
+            name
+            for name in APPROX_METHODS
+            if with_peers or not name.startswith("sklearn")
+        ]
+        runs = rounds(
+            methods, n, m, count if with_peers else count_large, in_process
+        )
+        summary = {
+            "time_s": {
+                name: spread([r["time_s"] for r in runs[name]])
+                for name in methods
+            },
+            "peak_mib": {
+                name: spread([r["peak_mib"] for r in runs[name]])
+                for name in methods
+            },
+            "peak_above_before_mib": {
+                name: spread([r["peak_above_before_mib"] for r in runs[name]])
+                for name in methods
+            },
+        }
+        if with_peers:
+            summary["time_ratio_peer_over_kpca"] = {
+                ours: ratios(runs, peer, ours)
+                for ours, peer in APPROX_PAIRS.items()
+            }
+            summary["memory_ratio_peer_over_kpca"] = {
+                ours: ratios(runs, peer, ours, key="peak_above_before_mib")
+                for ours, peer in APPROX_PAIRS.items()
+            }
+        results.append({"n": n, "m": m, "runs": runs, "summary": summary})
+        print_approx(n, m, methods, summary)
+    return {"m": m, "sizes": results}
+
+
+def part_accuracy(n, ms, seeds) -> dict:
+    """Errors against exact kernel PCA; no timing, one process."""
+    import scipy.linalg
+    from sklearn.decomposition import PCA
+    from sklearn.kernel_approximation import Nystroem, RBFSampler
+
+    import kpca
+
+    X = make_data(n, 0)
+    exact = kpca.KernelPCA(K_COMPONENTS, sigma=SIGMA, random_state=0)
+    Z_exact = exact.fit_transform(X)
+    mu = exact.eigenvalues_
+
+    def kpca_model(name, m, seed):
+        if name == "kpca random features":
+            return kpca.RandomFourierKernelPCA(
+                K_COMPONENTS,
+                sigma=SIGMA,
+                n_random_features=m,
+                random_state=seed,
+            )
+        return kpca.NystroemKernelPCA(
+            K_COMPONENTS,
+            sigma=SIGMA,
+            n_landmarks=m,
+            landmarks="kmeans" if "kmeans" in name else "uniform",
+            random_state=seed,
+        )
+
+    def run(name, m, seed):
+        if name.startswith("kpca"):
+            model = kpca_model(name, m, seed)
+            return model.fit_transform(X), model.eigenvalues_
+        feature_map = Nystroem if "Nystroem" in name else RBFSampler
+        F = feature_map(
+            gamma=GAMMA, n_components=m, random_state=seed
+        ).fit_transform(X)
+        pca = PCA(K_COMPONENTS, svd_solver="covariance_eigh")
+        Z = pca.fit_transform(F)
+        return Z, pca.explained_variance_ * (n - 1)
+
+    rows = []
+    for m in ms:
+        for name in APPROX_METHODS:
+            errors = []
+            for seed in range(seeds):
+                Z, approx = run(name, m, seed)
+                rel = (approx - mu) / mu
+                errors.append(
+                    {
+                        "seed": seed,
+                        "rel_eigenvalue_error": rel.tolist(),
+                        "max_abs_rel_eigenvalue_error": float(
+                            np.max(np.abs(rel))
+                        ),
+                        "max_subspace_angle_rad": float(
+                            np.max(scipy.linalg.subspace_angles(Z, Z_exact))
+                        ),
+                    }
+                )
+            row = {
+                "m": m,
+                "method": name,
+                "seeds": errors,
+                "max_abs_rel_eigenvalue_error": spread(
+                    [e["max_abs_rel_eigenvalue_error"] for e in errors]
+                ),
+                "max_subspace_angle_rad": spread(
+                    [e["max_subspace_angle_rad"] for e in errors]
+                ),
+            }
+            rows.append(row)
+            print(
+                f"{n:>7} {m:>5}  {name:<24} eigenvalue rel. error {row['max_abs_rel_eigenvalue_error']['median']:9.2e}"
+                f"   subspace angle {row['max_subspace_angle_rad']['median']:9.2e} rad"
+                "   (medians over seeds)",
+                flush=True,
+            )
+    return {
+        "n": n,
+        "exact_eigenvalues": mu.tolist(),
+        "exact_solver": "kpca.KernelPCA (ARPACK, relative residual 1e-10)",
+        "rows": rows,
+    }
+
+
+# -- printing -------------------------------------------------------------------------
+def _fmt(s: dict, digits: int = 2) -> str:
+    return f"{s['median']:.{digits}f} [{s['min']:.{digits}f}-{s['max']:.{digits}f}]"
+
+
+def print_exact(n, methods, summary) -> None:
+    print(
+        f"\nexact kernel PCA, n = {n}: time ratio peer / kpca, median [min-max] over rounds"
+    )
+    print(
+        f"  kpca time {summary['kpca_time_s']['median']:.3f} s; floor (form K + eigensolver) {summary['floor_time_s']['median']:.3f} s; kpca / floor {_fmt(summary['kpca_time_over_floor'])}"
+    )
+    for peer, r in summary["time_ratio_peer_over_kpca"].items():
+        print(f"  {peer:<22} {_fmt(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}")
+    print(
+        f"  fastest peer / kpca    {_fmt(summary['time_ratio_fastest_peer_over_kpca'])}"
+    )
+    for name in methods:
+        print(
+            f"  peak RSS {name:<22} {summary['peak_mib'][name]['median']:8.0f} MiB (above baseline {summary['peak_above_before_mib'][name]['median']:8.0f})"
+        )
+    print(
+        f"  max relative eigenvalue difference to {summary['eigenvalue_reference']}: {summary['max_rel_eigenvalue_difference']:.1e}",
+        flush=True,
+    )
+
+
+def print_approx(n, m, methods, summary) -> None:
+    print(
+        f"\napproximate kernel PCA, n = {n}, m = {m}: median time [min-max], peak RSS"
+    )
+    for name in methods:
+        t = summary["time_s"][name]
+        print(
+            f"  {name:<24} {_fmt(t, 2)} s   peak {summary['peak_mib'][name]['median']:8.0f} MiB (above baseline {summary['peak_above_before_mib'][name]['median']:8.0f})"
+        )
+    for ours, r in summary.get("time_ratio_peer_over_kpca", {}).items():
+        print(
+            f"  time ratio {APPROX_PAIRS[ours]} / {ours}: {_fmt(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}"
+        )
+    for ours, r in summary.get("memory_ratio_peer_over_kpca", {}).items():
+        print(f"  memory ratio {APPROX_PAIRS[ours]} / {ours}: {_fmt(r)}")
+    sys.stdout.flush()
+
+
+# -- machine and file -------------------------------------------------------------------
+def machine() -> dict:
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    ram = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal"):
+                    ram = round(int(line.split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "ram_gib": ram,
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+    }
+
+
+def _commit(root: pathlib.Path) -> str | None:
+    """The git commit of the kpca source measured, when it is a checkout or an archive of one."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    if out.returncode == 0:
+        return out.stdout.strip()
+    stamp = (
+        root / "COMMIT"
+    )  # written next to a git archive by whoever exports one
+    return stamp.read_text().strip() if stamp.exists() else None
+
+
+def versions() -> dict:
+    import scipy
+    import sklearn
+
+    import kpca
+
+    out = {
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "kpca": kpca.__version__,
+        "kpca_commit": _commit(
+            pathlib.Path(kpca.__file__).resolve().parents[1]
+        ),
+    }
+    try:
+        from threadpoolctl import threadpool_info
+
+        out["blas"] = sorted(
+            {
+                f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)"
+                for i in threadpool_info()
+                if i["user_api"] == "blas"
+            }
+        )
+    except ImportError:
+        pass
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--exact", action="store_true", help="exact kernel PCA part"
+    )
+    parser.add_argument(
+        "--approx", action="store_true", help="approximate timing part"
+    )
+    parser.add_argument(
+        "--accuracy", action="store_true", help="accuracy against exact"
+    )
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[2000, 4000, 8000, 16000]
+    )
+    parser.add_argument("--dense-max-n", type=int, default=4000)
+    parser.add_argument(
+        "--approx-sizes",
+        type=int,
+        nargs="+",
+        default=[10_000, 30_000, 100_000, 300_000, 1_000_000],
+    )
+    parser.add_argument(
+        "--landmarks", type=int, default=1000, help="m for --approx"
+    )
+    parser.add_argument("--peer-max-n", type=int, default=100_000)
+    parser.add_argument(
+        "--rounds", type=int, default=7, help="interleaved rounds per size"
+    )
+    parser.add_argument(
+        "--rounds-large",
+        type=int,
+        default=3,
+        help="rounds at sizes without peers",
+    )
+    parser.add_argument("--accuracy-n", type=int, default=20_000)
+    parser.add_argument(
+        "--accuracy-m",
+        type=int,
+        nargs="+",
+        default=[100, 200, 500, 1000, 2000],
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=5, help="seeds per m (accuracy)"
+    )
+    parser.add_argument("--out", type=pathlib.Path, default=RESULTS)
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run every method in this process (memory by tracemalloc); for tests",
+    )
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        print(json.dumps(run_one(**json.loads(args.worker))))
+        return 0
+    if not (args.exact or args.approx or args.accuracy):
+        args.exact = args.approx = args.accuracy = True
+
+    results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    results.update(
+        {
+            "generated_by": "benchmarks/bench_kernel_pca_scale.py",
+            "machine": machine(),
+            "versions": versions(),
+            "parameters": {
+                "n_features": D_FEATURES,
+                "n_components": K_COMPONENTS,
+                "kernel": "gaussian",
+                "sigma": SIGMA,
+                "gamma": GAMMA,
+                "data": "standard normal, seed 0",
+                "memory": "peak RSS of a fresh worker process during the run "
+                "(VmHWM after resetting it); baseline = RSS just before"
+                if not args.in_process
+                else "tracemalloc peak, in process",
+                "time": "wall time of fit_transform (floor: of its part alone)",
+            },
+        }
+    )
+    results.setdefault("parts", {})
+    print(f"machine: {results['machine']}\nversions: {results['versions']}")
+
+    def record(name, body):
+        body.update(
+            versions=versions(),
+            date=datetime.datetime.now().isoformat(timespec="seconds"),
+            load_average_at_start=start_load,
+            load_average_at_end=load_average(),
+        )
+        results["parts"][name] = body
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+
+    if args.exact:
+        start_load = load_average()
+        record(
+            "exact",
+            part_exact(
+                args.sizes, args.rounds, args.dense_max_n, args.in_process
+            )
+            | {"rounds": args.rounds},
+        )
+    if args.approx:
+        start_load = load_average()
+        record(
+            "approx",
+            part_approx(
+                args.approx_sizes,
+                args.landmarks,
+                args.rounds,
+                args.rounds_large,
+                args.peer_max_n,
+                args.in_process,
+            )
+            | {
+                "rounds": args.rounds,
+                "rounds_without_peers": args.rounds_large,
+            },
+        )
+    if args.accuracy:
+        start_load = load_average()
+        record(
+            "accuracy",
+            part_accuracy(args.accuracy_n, args.accuracy_m, args.seeds),
+        )
+    print(f"\nresults written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,260 @@
+r"""Kernel PCA with the Nyström approximation, streamed in chunks.
+
+With landmarks :math:`z_1,\dots,z_m` (data points or k-means centres,
+:mod:`kpca.landmarks`), let :math:`K_{nm}` hold the kernel values
+:math:`k(x_i, z_j)` and :math:`K_{mm}` those among the landmarks.  The
+Nyström approximation of the kernel matrix is
+
+.. math::
+
+    K \approx \tilde K = K_{nm} K_{mm}^{+} K_{mn}.
+
+Write :math:`K_{mm} = U\Lambda U^\top` and keep the :math:`r` eigenvalues
+above ``RANK_RTOL`` times the largest (the pseudo-inverse with a rank cut).
+Then :math:`\tilde K = FF^\top` with the explicit :math:`r`-dimensional
+features
+
+.. math::
+
+    F = K_{nm} W,\qquad W = U_r\Lambda_r^{-1/2},
+
+the coordinates of the orthogonal projection of :math:`\phi(x_i)` onto the
+span of the :math:`\phi(z_j)`.  Kernel PCA of :math:`\tilde K` centres it in
+*that* feature space, with the mean of the :math:`f(x_i)` over the data:
+:math:`H\tilde KH = F_cF_c^\top`, :math:`F_c = HF`.  So it is linear PCA of
+the rows of :math:`F`: the :math:`r\times r` scatter
+:math:`C_F = F_c^\top F_c = W^\top C_K W`, with :math:`C_K` the centred
+scatter of the rows of :math:`K_{nm}`, accumulated chunk by chunk.
+Centring :math:`K_{mm}` (the landmarks' own mean) or the columns of
+:math:`K_{nm}` alone would not give :math:`H\tilde KH`.
+
+With every data point a landmark (:math:`m=n`), :math:`\tilde K = K` up to
+the rank cut, and the result is exact kernel PCA.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._feature_pca import _ChunkedFeaturePCA, _descending_eigh, _FeatureMap
+from ._validation import check_array, check_choice, check_symmetric
+from .eigen import numerical_rank
+from .kernels import make_kernel
+from .landmarks import (
+    LANDMARK_METHODS,
+    _check_count,
+    _kmeans,
+    _uniform_sample,
+)
+from .streaming import iter_chunks
+
+__all__ = ["NystroemKernelPCA"]
+
+_NAMED_KERNELS = ("linear", "polynomial", "gaussian")
+
+
+class NystroemKernelPCA(_ChunkedFeaturePCA):
+    r"""Approximate kernel PCA from :math:`m` landmarks (the Nyström method).
+
+    The model is exact kernel PCA of the approximate kernel matrix
+    :math:`\tilde K = K_{nm}K_{mm}^+K_{mn}`, centred in its feature space
+    (see the module docstring).  ``fit`` reads the data in chunks: one pass
+    to choose the landmarks (unless they are given), one to accumulate the
+    :math:`m\times m` scatter :math:`C_K` of the kernel rows; ``transform``
+    (and so ``fit_transform``) one more for the scores.  Time
+    :math:`O(nmd + nm^2 + m^3)`; memory :math:`O(m^2 + \text{chunk}\cdot m)`
+    plus the :math:`n\times k` scores, never :math:`O(nm)`.
+
+    Parameters
+    ----------
+    n_components : int, optional
+        Number :math:`k` of components; None keeps every eigenvalue above
+        ``RANK_RTOL`` (``1e-10``) times the largest.  If fewer than ``k``
+        are positive, a warning says so and ``n_components_`` is the number
+        kept.
+    kernel : {"linear", "polynomial", "gaussian"} or callable, default "gaussian"
+        As in :class:`kpca.KernelPCA` (``"precomputed"`` is not possible: the
+        kernel rows are computed chunk by chunk).
+    sigma : float, default 1.0
+        Width of the Gaussian kernel :math:`\exp(-\lVert x-y\rVert^2/(2\sigma^2))`.
+    degree : int, default 2
+        Degree :math:`p` of the polynomial kernel :math:`(c + x^\top y)^p`.
+    coef0 : float, default 1.0
+        The constant :math:`c` of the polynomial kernel.
+    n_landmarks : int, default 100
+        Number :math:`m` of landmarks to choose (at most ``n_samples``);
+        ignored when ``landmarks`` is an array.
+    landmarks : {"uniform", "kmeans"} or array-like of shape (m, n_features), default "uniform"
+        ``"uniform"``: data points drawn uniformly without replacement;
+        ``"kmeans"``: k-means centres (k-means++ seeding, at most 10 of
+        Lloyd's iterations) of a uniform sample of :math:`10m` rows
+        (:mod:`kpca.landmarks`); an array: these points.
+    chunk_size : int, optional
+        Rows per chunk; by default about :math:`2^{21}/m` (16 MB blocks).
+        The result does not depend on it beyond round-off.
+    random_state : int, optional
+        Seed of the landmark choice (0 when None, so fits are reproducible).
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray, shape (k,)
+        :math:`\mu_1\ge\dots\ge\mu_k>0`, eigenvalues of :math:`H\tilde KH`
+        (:math:`n` times the variances).
+    explained_variance_ : ndarray, shape (k,)
+        :math:`\mu_i/n`.
+    components_ : ndarray, shape (k, r)
+        Principal directions :math:`v_i` in the :math:`r` Nyström feature
+        coordinates.
+    alphas_ : ndarray, shape (m, k)
+        :math:`A = WV_k`: the principal directions as combinations
+        :math:`\sum_j A_{ji}\,\phi(z_j)` of the landmarks' features; the
+        largest entry of each column is positive.
+    kernel_col_means_ : ndarray, shape (m,)
+        :math:`\bar g_j = \frac1n\sum_i k(x_i, z_j)`.  A point scores
+        :math:`z(x) = A^\top(k(Z, x) - \bar g)`.
+    landmarks_ : ndarray, shape (m, n_features)
+    normalization_ : ndarray, shape (m, r)
+        :math:`W = U_r\Lambda_r^{-1/2}`.
+    landmark_rank_ : int
+        :math:`r`, the numerical rank of :math:`K_{mm}`.
+    n_components_ : int
+    n_samples_ : int
+    n_features_in_ : int
+
+    References
+    ----------
+    C. K. I. Williams and M. Seeger, "Using the Nyström method to speed up
+    kernel machines", *Advances in Neural Information Processing Systems
+    13*, 682-688, 2001.
+
+    P. Drineas and M. W. Mahoney, "On the Nyström method for approximating a
+    Gram matrix for improved kernel-based learning", *Journal of Machine
+    Learning Research* 6, 2153-2175, 2005.
+
+    Examples
+    --------
+    With every point a landmark, Nyström kernel PCA is exact kernel PCA:
+
+    >>> import numpy as np
+    >>> from kpca import KernelPCA
+    >>> X = np.random.default_rng(0).normal(size=(40, 2))
+    >>> approx = NystroemKernelPCA(3, sigma=1.0, n_landmarks=40).fit(X)
+    >>> exact = KernelPCA(3, sigma=1.0).fit(X)
+    >>> bool(np.allclose(approx.eigenvalues_, exact.eigenvalues_, rtol=1e-8))
+    True
+
+    With 20 of the 40 points as landmarks, every eigenvalue is
+    underestimated (:math:`\tilde K \preceq K`):
+
+    >>> half = NystroemKernelPCA(3, sigma=1.0, n_landmarks=20).fit(X)
+    >>> bool(np.all(half.eigenvalues_ <= exact.eigenvalues_))
+    True
+    """
+
+    def __init__(
+        self,
+        n_components: int | None = None,
+        *,
+        kernel: str | Callable = "gaussian",
+        sigma: float = 1.0,
+        degree: int = 2,
+        coef0: float = 1.0,
+        n_landmarks: int = 100,
+        landmarks: str | np.ndarray = "uniform",
+        chunk_size: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.n_components = n_components
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.n_landmarks = n_landmarks
+        self.landmarks = landmarks
+        self.chunk_size = chunk_size
+        self.random_state = random_state
+
+    def kernel_function(self):
+        """The kernel ``k(X, Y=None)`` this model uses."""
+        if isinstance(self.kernel, str):
+            if self.kernel == "precomputed":
+                raise ValueError(
+                    "kernel='precomputed' is not possible for NystroemKernelPCA: it computes "
+                    "the kernel rows of the data chunk by chunk; use kpca.KernelPCA"
+                )
+            check_choice(self.kernel, "kernel", _NAMED_KERNELS)
+        return make_kernel(
+            self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
+        )
+
+    # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
+    def _check_params(self) -> dict[str, Any]:
+        params = self._check_common()
+        params["kernel"] = self.kernel_function()
+        if isinstance(self.landmarks, str):
+            check_choice(self.landmarks, "landmarks", LANDMARK_METHODS)
+            params["m"] = _check_count(self.n_landmarks, "n_landmarks")
+            params["points"] = None
+        else:
+            points = check_array(self.landmarks, "landmarks")
+            params["m"] = points.shape[0]
+            params["points"] = points
+        return params
+
+    def _width(self, params):
+        return params["m"]
+
+    def _needs_pass_before_fit(self, params):
+        return params["points"] is None
+
+    def _build(self, X, first, params, rows) -> _FeatureMap:
+        kernel = params["kernel"]
+        points = params["points"]
+        if points is None:
+            seed = params["seed"]
+            if self.landmarks == "uniform":
+                points, _ = _uniform_sample(
+                    iter_chunks(X, rows), params["m"], seed
+                )
+            else:
+                sample, _ = _uniform_sample(
+                    iter_chunks(X, rows), 10 * params["m"], seed
+                )
+                points = _kmeans(sample, params["m"], seed, max_iter=10)
+        elif points.shape[1] != first.shape[1]:
+            raise ValueError(
+                f"landmarks has {points.shape[1]} features, but X has {first.shape[1]}"
+            )
+        else:
+            points = points.copy()
+        K_mm = kernel(points)
+        if callable(self.kernel):
+            check_symmetric(K_mm, "kernel(landmarks, landmarks)")
+            K_mm = 0.5 * (K_mm + K_mm.T)
+        lam, U = _descending_eigh(K_mm)
+        r = numerical_rank(lam)
+        if r == 0:
+            raise ValueError(
+                "the kernel matrix of the landmarks has no positive eigenvalue: "
+                "the landmarks carry no feature"
+            )
+        W = U[:, :r] / np.sqrt(lam[:r])
+        return _FeatureMap(
+            raw=lambda chunk: kernel(chunk, points),
+            W=W,
+            attributes=dict(
+                landmarks_=points, normalization_=W, landmark_rank_=r
+            ),
+        )
+
+    def _fitted_attributes(self, raw_mean, A, V, W):
+        return dict(kernel_col_means_=raw_mean, alphas_=A, components_=V.T)
+
+    def _raw_features(self, chunk):
+        return self.kernel_function()(chunk, self.landmarks_)
+
+    def _score_parts(self):
+        return self.kernel_col_means_, self.alphas_

@@ -1,0 +1,206 @@
+r"""Kernel PCA of the Gaussian kernel with random Fourier features, streamed in chunks.
+
+Bochner's theorem: a continuous shift-invariant kernel
+:math:`k(x, y) = \kappa(x - y)` with :math:`\kappa(0) = 1` is positive
+definite if and only if :math:`\kappa` is the Fourier transform of a
+probability distribution :math:`p`,
+:math:`\kappa(\delta) = \mathbb E_{\omega\sim p}[\cos(\omega^\top\delta)]`.
+For the Gaussian kernel :math:`\exp(-\lVert\delta\rVert^2/(2\sigma^2))`,
+:math:`p = \mathcal N(0, \sigma^{-2}I)`.  With :math:`b` uniform on
+:math:`[0, 2\pi)`, :math:`\mathbb E_b[2\cos(\omega^\top x + b)\cos(\omega^\top y + b)]
+= \cos(\omega^\top(x - y))`, so the :math:`D` random features
+
+.. math::
+
+    f(x) = \sqrt{2/D}\,\bigl(\cos(\omega_l^\top x + b_l)\bigr)_{l\le D},
+    \qquad \omega_l\sim\mathcal N(0,\sigma^{-2}I),\ b_l\sim U[0, 2\pi),
+
+give :math:`f(x)^\top f(y)`, an unbiased Monte-Carlo estimate of
+:math:`k(x, y)` whose standard deviation falls like :math:`1/\sqrt D`.
+Kernel PCA with :math:`\tilde K = FF^\top`, centred in that feature space,
+is linear PCA of the rows of :math:`F`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
+from ._validation import check_array, check_positive_float
+from .landmarks import _check_count
+
+__all__ = ["RandomFourierKernelPCA", "random_fourier_features"]
+
+
+def _features(
+    X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
+) -> np.ndarray:
+    G = X @ frequencies.T
+    G += phases
+    np.cos(G, out=G)
+    G *= np.sqrt(2.0 / frequencies.shape[0])
+    return G
+
+
+def random_fourier_features(
+    X, frequencies: np.ndarray, phases: np.ndarray
+) -> np.ndarray:
+    r"""The features :math:`\sqrt{2/D}\cos(X\Omega^\top + b)` of the rows of ``X``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    frequencies : ndarray, shape (D, d)
+        :math:`\Omega`, rows :math:`\omega_l`.
+    phases : ndarray, shape (D,)
+        :math:`b`.
+
+    Returns
+    -------
+    ndarray, shape (n, D)
+
+    Examples
+    --------
+    One feature with :math:`\omega = 0` and :math:`b = 0` is the constant
+    :math:`\sqrt 2`:
+
+    >>> import numpy as np
+    >>> random_fourier_features(np.ones((2, 3)), np.zeros((1, 3)), np.zeros(1))
+    array([[1.41421356],
+           [1.41421356]])
+    """
+    X = check_array(X, "X")
+    frequencies = check_array(frequencies, "frequencies")
+    phases = check_array(phases, "phases", ndim=1)
+    if frequencies.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"frequencies has {frequencies.shape[1]} columns, but X has {X.shape[1]} features"
+        )
+    if phases.shape[0] != frequencies.shape[0]:
+        raise ValueError(
+            f"phases has {phases.shape[0]} entries, but frequencies has {frequencies.shape[0]} rows"
+        )
+    return _features(X, frequencies, phases)
+
+
+class RandomFourierKernelPCA(_ChunkedFeaturePCA):
+    r"""Approximate Gaussian kernel PCA with :math:`D` random Fourier features.
+
+    The model is exact kernel PCA of :math:`\tilde K = FF^\top`, the Gram
+    matrix of the random features :math:`f(x)` (module docstring), centred
+    with the mean of :math:`f` over the data: linear PCA of the rows of
+    :math:`F`.  ``fit`` reads the data once, in chunks, accumulating the
+    :math:`D\times D` scatter of the features, so it also accepts a one-shot
+    iterator; ``transform`` reads it once more for the scores.  Time
+    :math:`O(nDd + nD^2 + D^3)`; memory :math:`O(D^2 + \text{chunk}\cdot D)`
+    plus the :math:`n\times k` scores.
+
+    Parameters
+    ----------
+    n_components : int, optional
+        Number :math:`k` of components; None keeps every eigenvalue above
+        ``RANK_RTOL`` times the largest.
+    sigma : float, default 1.0
+        Width of the Gaussian kernel :math:`\exp(-\lVert x-y\rVert^2/(2\sigma^2))`
+        (scikit-learn's ``gamma`` is :math:`1/(2\sigma^2)`).
+    n_random_features : int, default 100
+        :math:`D`.
+    chunk_size : int, optional
+        Rows per chunk; by default about :math:`2^{21}/D`.
+    random_state : int, optional
+        Seed of the frequencies and phases (0 when None).
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray, shape (k,)
+        Eigenvalues :math:`\mu_i` of :math:`H\tilde KH`.
+    explained_variance_ : ndarray, shape (k,)
+        :math:`\mu_i/n`.
+    components_ : ndarray, shape (k, D)
+        Principal directions in feature space; the largest entry of each row
+        is positive.
+    feature_mean_ : ndarray, shape (D,)
+        :math:`\bar f`, the mean of the features over the training data.
+    frequencies_ : ndarray, shape (D, n_features)
+        :math:`\omega_l`, drawn from :math:`\mathcal N(0, \sigma^{-2}I)`.
+    phases_ : ndarray, shape (D,)
+        :math:`b_l`, uniform on :math:`[0, 2\pi)`.
+    n_components_ : int
+    n_samples_ : int
+    n_features_in_ : int
+
+    References
+    ----------
+    A. Rahimi and B. Recht, "Random features for large-scale kernel
+    machines", *Advances in Neural Information Processing Systems 20*,
+    1177-1184, 2007.
+
+    W. Rudin, *Fourier Analysis on Groups*, Interscience, 1962 (Bochner's
+    theorem).
+
+    Examples
+    --------
+    The features are read from a generator of chunks, once:
+
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(300, 2))
+    >>> rff = RandomFourierKernelPCA(2, sigma=1.0, n_random_features=500)
+    >>> rff = rff.fit(chunk for chunk in np.array_split(X, 3))
+    >>> rff.eigenvalues_.shape, rff.transform(X).shape
+    ((2,), (300, 2))
+
+    The features' Gram matrix estimates the kernel to about
+    :math:`1/\sqrt D`:
+
+    >>> from kpca import gaussian_kernel
+    >>> F = random_fourier_features(X[:50], rff.frequencies_, rff.phases_)
+    >>> float(np.abs(F @ F.T - gaussian_kernel(X[:50])).max()) < 0.25
+    True
+    """
+
+    def __init__(
+        self,
+        n_components: int | None = None,
+        *,
+        sigma: float = 1.0,
+        n_random_features: int = 100,
+        chunk_size: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.n_components = n_components
+        self.sigma = sigma
+        self.n_random_features = n_random_features
+        self.chunk_size = chunk_size
+        self.random_state = random_state
+
+    # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
+    def _check_params(self) -> dict[str, Any]:
+        params = self._check_common()
+        params["sigma"] = check_positive_float(self.sigma, "sigma")
+        params["D"] = _check_count(self.n_random_features, "n_random_features")
+        return params
+
+    def _width(self, params):
+        return params["D"]
+
+    def _build(self, X, first, params, rows) -> _FeatureMap:
+        rng = np.random.default_rng(params["seed"])
+        frequencies = rng.standard_normal((params["D"], first.shape[1]))
+        frequencies /= params["sigma"]
+        phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
+        return _FeatureMap(
+            raw=lambda chunk: _features(chunk, frequencies, phases),
+            W=None,
+            attributes=dict(frequencies_=frequencies, phases_=phases),
+        )
+
+    def _fitted_attributes(self, raw_mean, A, V, W):
+        return dict(feature_mean_=raw_mean, components_=V.T)
+
+    def _raw_features(self, chunk):
+        return _features(chunk, self.frequencies_, self.phases_)
+
+    def _score_parts(self):
+        return self.feature_mean_, self.components_.T
