@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ._threads import one_blas_thread
 from ._validation import (
     check_array,
     check_nonnegative_int,
@@ -132,7 +133,12 @@ def _tiled(
     else:
         # NumPy releases the GIL in BLAS and in the element-wise kernels
         # (exp, power), so panels run in parallel; each writes its own blocks.
-        with ThreadPoolExecutor(max_workers=workers) as pool:
+        # Each panel's matrix product runs on one BLAS thread: BLAS threads
+        # inside these threads would oversubscribe the cores.
+        with (
+            one_blas_thread(),
+            ThreadPoolExecutor(max_workers=workers) as pool,
+        ):
             for future in [pool.submit(panel, i0) for i0 in panels]:
                 future.result()
     return K
