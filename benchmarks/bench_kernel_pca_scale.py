@@ -594,6 +594,70 @@ def versions() -> dict:
     return out
 
 
+def summary(results: dict) -> str:
+    """The results as the Markdown tables of ``benchmarks/README.md``."""
+    machine_ = results["machine"]
+    v = results["parts"]["exact"].get("versions", results["versions"])
+    lines = [
+        f"Machine: {machine_['cpu']}, {machine_['cores']} cores, "
+        f"{machine_['ram_gib']:.0f} GiB, {machine_['system']}; "
+        f"Python {machine_['python']}, NumPy {v['numpy']}, "
+        f"SciPy {v['scipy']}, scikit-learn {v['scikit-learn']}, "
+        f"kpca {v['kpca']} (commit {v.get('kpca_commit', '?')}).",
+        "",
+    ]
+    exact = results["parts"]["exact"]
+    lines += [
+        f"Exact kernel PCA ({exact['date'][:10]}, {exact['rounds']} "
+        "interleaved rounds; median [min-max] of the per-round ratios):",
+        "",
+        "| n | kpca (s) | fastest scikit-learn / kpca | kpca / floor "
+        "| peak RSS kpca / best scikit-learn (MiB) | eigenvalues, max rel. "
+        "difference |",
+        "|---|---|---|---|---|---|",
+    ]
+    for entry in exact["sizes"]:
+        sm = entry["summary"]
+        r = sm["time_ratio_fastest_peer_over_kpca"]
+        f = sm["kpca_time_over_floor"]
+        peaks = sm["peak_mib"]
+        peer_peak = min(
+            peaks[name]["median"]
+            for name in peaks
+            if name.startswith("sklearn")
+        )
+        lines.append(
+            f"| {entry['n']:,} | {sm['kpca_time_s']['median']:.2f} "
+            f"| {r['median']:.2f} [{r['min']:.2f}-{r['max']:.2f}] "
+            f"| {f['median']:.2f} [{f['min']:.2f}-{f['max']:.2f}] "
+            f"| {peaks['kpca']['median']:.0f} / {peer_peak:.0f} "
+            f"| {sm['max_rel_eigenvalue_difference']:.0e} |"
+        )
+    approx = results["parts"]["approx"]
+    names = sorted(
+        {name for e in approx["sizes"] for name in e["summary"]["time_s"]}
+    )
+    lines += [
+        "",
+        f"Approximate kernel PCA, m = {approx['m']} ({approx['date'][:10]}; "
+        "median time in s / median peak RSS in MiB):",
+        "",
+        "| n | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for entry in approx["sizes"]:
+        sm = entry["summary"]
+        cells = [
+            f"{sm['time_s'][name]['median']:.1f} / "
+            f"{sm['peak_mib'][name]['median']:.0f}"
+            if name in sm["time_s"]
+            else "-"
+            for name in names
+        ]
+        lines.append(f"| {entry['n']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -645,8 +709,16 @@ def main(argv=None) -> int:
         action="store_true",
         help="run every method in this process (memory by tracemalloc); for tests",
     )
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="print the stored results as Markdown tables and stop",
+    )
     args = parser.parse_args(argv)
 
+    if args.summary:
+        print(summary(json.loads(args.out.read_text())), end="")
+        return 0
     if args.worker:
         print(json.dumps(run_one(**json.loads(args.worker))))
         return 0

@@ -105,6 +105,12 @@ class _ChunkedFeaturePCA(BaseEstimator):
     """Shared ``fit``/``transform`` of :class:`~kpca.NystroemKernelPCA` and
     :class:`~kpca.RandomFourierKernelPCA`; subclasses provide the feature map."""
 
+    # Parameters that every subclass's __init__ takes and stores.  Annotations
+    # only: no class attribute, so get_params and the signature are unchanged.
+    n_components: Any
+    chunk_size: Any
+    random_state: Any
+
     # -- what subclasses define -------------------------------------------------
     def _check_params(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -281,10 +287,9 @@ class _ChunkedFeaturePCA(BaseEstimator):
         raw_mean, A = self._score_parts()
         rows = self._chunk_rows(raw_mean.shape[0])
         shape = getattr(X, "shape", None)
-        known = (isinstance(X, np.ndarray) or shape is not None) and len(
-            shape or ()
-        ) == 2
-        out = np.empty((shape[0], A.shape[1])) if known else None
+        out: np.ndarray | None = None
+        if shape is not None and len(shape) == 2:  # ndarrays have a shape
+            out = np.empty((shape[0], A.shape[1]))
         parts = []
         start = 0
         for chunk in iter_chunks(X, rows):

@@ -273,5 +273,5 @@ def load_benchmark_results(name: str = "kernel_pca_scale") -> dict[str, Any]:
     """
     if name not in BENCHMARKS:
         raise ValueError(f"name must be one of {BENCHMARKS}, got {name!r}")
-    path = resources.files("kpca").joinpath("data", f"{name}.json")
+    path = resources.files("kpca") / "data" / f"{name}.json"
     return json.loads(path.read_text(encoding="utf-8"))

@@ -81,7 +81,7 @@ def _check_seed(random_state: Any) -> int | None:
         raise ValueError(
             f"random_state must be a non-negative integer, got {random_state!r}"
         )
-    return random_state
+    return None if random_state is None else int(random_state)
 
 
 def _check_count(value: Any, name: str) -> int:
@@ -120,6 +120,7 @@ def _uniform_sample(
             if keys.size > size:
                 keep = np.argpartition(keys, size - 1)[:size]
                 keys, rows = keys[keep], rows[keep]
+    assert rows is not None  # iter_chunks raises when there are no rows
     order = np.argsort(keys, kind="stable")
     return rows[order], offset
 

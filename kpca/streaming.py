@@ -302,7 +302,9 @@ class StreamingMoments:
         r"""The mean of the rows seen, :math:`s + \overline{(f - s)}`."""
         if self.n_samples == 0:
             return None
-        return self.shift + self._shifted_mean
+        shift, shifted_mean = self.shift, self._shifted_mean
+        assert shift is not None and shifted_mean is not None
+        return shift + shifted_mean
 
     def update(self, F: np.ndarray) -> StreamingMoments:
         """Add the rows of ``F`` (shape ``(rows, p)``); returns ``self``."""
@@ -331,12 +333,17 @@ class StreamingMoments:
         out = StreamingMoments(self.n_columns)
         for part in (self, other):
             if part.n_samples:
-                out._check_columns(part.n_columns)
+                # A part with rows has its columns, shift, mean and scatter.
+                p, shift = part.n_columns, part.shift
+                shifted_mean, scatter = part._shifted_mean, part.scatter
+                assert p is not None and shift is not None
+                assert shifted_mean is not None and scatter is not None
+                out._check_columns(p)
                 if out.shift is None:
-                    out.shift = part.shift.copy()
+                    out.shift = shift.copy()
                 # The part's mean relative to out's shift: (s_part - s) + mean.
-                mean = (part.shift - out.shift) + part._shifted_mean
-                out._combine(part.n_samples, mean, part.scatter)
+                mean = (shift - out.shift) + shifted_mean
+                out._combine(part.n_samples, mean, scatter)
         return out
 
     def _check_columns(self, p: int) -> None:
@@ -369,4 +376,6 @@ class StreamingMoments:
         r"""The covariance :math:`S / n` (the book's :math:`1/n` convention)."""
         if self.n_samples == 0:
             raise ValueError("no rows have been seen: call update first")
-        return self.scatter / self.n_samples
+        scatter = self.scatter
+        assert scatter is not None
+        return scatter / self.n_samples
