@@ -32,6 +32,10 @@ NB       ?= *.ipynb
 # Sandybridge kernels, single-threaded (a different summation order).
 OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
 LINTED   := kpca tests tools benchmarks _ext chapters
+# Each pytest run of make test leaves a JUnit report here; the last line of
+# make test sums them.
+REPORTS  := .test-reports
+TEST_START := $(shell date +%s)
 
 .PHONY: help venv chromium book html pdf test lint execute standalone clean
 
@@ -85,17 +89,22 @@ lint: $(STAMP)
 	mypy
 
 test: $(STAMP) chromium
+	@rm -rf $(REPORTS) && mkdir -p $(REPORTS)
 	@echo "==> [1/8] lint: ruff check and format (code fits the book's 79 columns)"
 	$(MAKE) --no-print-directory lint
 	@echo "==> [2/8] unit tests, doctests, scikit-learn's estimator checks"
-	pytest tests kpca --doctest-modules -p no:cacheprovider -n 2
+	pytest tests kpca --doctest-modules -p no:cacheprovider -n 2 \
+	    --junitxml=$(REPORTS)/unit.xml
 	@echo "==> [3/8] eigensolver regressions under two other OpenBLAS kernels"
-	OPENBLAS_CORETYPE=Sandybridge pytest tests/test_eigen.py -q -p no:cacheprovider
-	OPENBLAS_CORETYPE=Prescott pytest tests/test_eigen.py -q -p no:cacheprovider
+	OPENBLAS_CORETYPE=Sandybridge pytest tests/test_eigen.py -q -p no:cacheprovider \
+	    --junitxml=$(REPORTS)/eigen-sandybridge.xml
+	OPENBLAS_CORETYPE=Prescott pytest tests/test_eigen.py -q -p no:cacheprovider \
+	    --junitxml=$(REPORTS)/eigen-prescott.xml
 	@echo "==> [4/8] notebooks: stored outputs must match a fresh run (nbval, strict)"
-	$(NBVAL)
+	$(NBVAL) --junitxml=$(REPORTS)/nbval.xml
 	@echo "==> [5/8] notebooks again under another BLAS kernel ($(OTHER_BLAS))"
-	$(OTHER_BLAS) $(NBVAL) -n 2 --dist loadfile
+	$(OTHER_BLAS) $(NBVAL) -n 2 --dist loadfile \
+	    --junitxml=$(REPORTS)/nbval-other-blas.xml
 	@echo "==> [6/8] book build from scratch, warnings are errors; the whole-book PDF"
 	rm -rf _build
 	@start=$$(date +%s); $(JB_BUILD); echo "book built in $$(( $$(date +%s) - start )) s"
@@ -104,9 +113,11 @@ test: $(STAMP) chromium
 	cp $(PDF) $(HTML)/$(notdir $(PDF))
 	@echo "==> [7/8] every built page in Chromium at 390 and 1280 px, light and dark"
 	@echo "    (math, images, links, no network, layout, menus, axe-core); the PDF"
-	pytest -n 2 tests/browser -p no:cacheprovider
+	pytest -n 2 tests/browser -p no:cacheprovider \
+	    --junitxml=$(REPORTS)/browser.xml
 	@echo "==> [8/8] every chapter in an empty directory, with only kpca[book] installed"
-	$(MAKE) --no-print-directory standalone
+	JUNIT_DIR=$(CURDIR)/$(REPORTS) $(MAKE) --no-print-directory standalone
+	@python tools/test_summary.py $(REPORTS) $(TEST_START)
 
 # Each chapter runs outside the repository, in a fresh venv that has only the
 # package and its `book` extra (at the tested versions), as on Colab.

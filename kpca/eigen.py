@@ -323,7 +323,10 @@ def _block_krylov(
     """
     n = A.shape[0]
     b = max(k, 2)
-    limit = min(n, max(40 * b, 200))
+    # The basis and its images take 2 n x limit numbers, at most 5% of the
+    # n x n matrix for large n; enough for an ordinary kernel matrix to
+    # converge before the first restart.
+    limit = min(n, max(20 * b, 100, n // 40))
     basis = np.empty((n, limit))
     images = np.empty((n, limit))
     T = np.empty((limit, limit))
@@ -355,14 +358,15 @@ def _block_krylov(
             return theta[:k].copy(), V
         if size + b > limit or size + b > n:
             # Thick restart from the leading Ritz vectors, whose images are
-            # known; the next block is their residuals.
-            Sb = S[:, :b]
-            kept_basis = basis[:, :size] @ Sb
-            kept_images = images[:, :size] @ Sb
-            basis[:, :b], images[:, :b] = kept_basis, kept_images
-            T[:b, :b] = np.diag(theta[:b])
-            size = b
-            Z = kept_images - kept_basis * theta[:b]
+            # known (half the basis, as thick-restart Lanczos does); the next
+            # block is the residuals of the first b of them.
+            keep = max(b, min(limit // 2, size - b))
+            kept_basis = basis[:, :size] @ S[:, :keep]
+            kept_images = images[:, :size] @ S[:, :keep]
+            basis[:, :keep], images[:, :keep] = kept_basis, kept_images
+            T[:keep, :keep] = np.diag(theta[:keep])
+            size = keep
+            Z = kept_images[:, :b] - kept_basis[:, :b] * theta[:b]
         else:
             Z = AQ - basis[:, :size] @ C  # the first projection, for free
         Z -= basis[:, :size] @ (basis[:, :size].T @ Z)  # twice is enough

@@ -54,7 +54,8 @@ def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 # Tiles of this many rows/columns stay in cache while the element-wise part
-# of a kernel (norms, exp, power) is applied right after the matrix product.
+# of a kernel (norms, exp, power) is applied right after the matrix product;
+# a tile is also all the temporary memory a thread needs.
 _TILE = 512
 
 # A squared distance below this fraction of ||x||^2 + ||y||^2 has lost more
@@ -101,29 +102,24 @@ def _tiled(
     K = np.empty((n, m))
 
     def panel(i0: int) -> None:
-        # One matrix product per panel of rows (large, so BLAS runs it
-        # efficiently), then the element-wise part tile by tile, in cache.
+        # One row panel, tile by tile: each tile's product and element-wise
+        # part stay in cache, and the temporaries are a tile, not a panel.
         i1 = min(i0 + _TILE, n)
         Xi = X[i0:i1]
-        start = i0 if symmetric else 0
-        P = Xi @ columns[start:].T
-        if symmetric:
-            # The diagonal block again, by a symmetric rank-k update, which
-            # is exactly symmetric (a general product need not be).
-            P[:, : i1 - i0] = Xi @ Xi.T
-        for j0 in range(start, m, _TILE):
+        for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
-            T = P[:, j0 - start : j1 - start]
             diagonal = symmetric and j0 == i0
+            # A diagonal tile is a symmetric rank-k update, itself exactly
+            # symmetric (a general product need not be).
+            Yj = Xi if diagonal else columns[j0:j1]
+            T = Xi @ Yj.T
             if finish is not None:
-                finish(
-                    T, Xi, columns[j0:j1], sq_x[i0:i1], sq_y[j0:j1], diagonal
-                )
+                finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+            K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
-                # The mirror block, transposed in cache first: a strided
+                # The mirror tile, transposed in cache first: a strided
                 # write straight into K would be several times slower.
                 K[j0:j1, i0:i1] = np.ascontiguousarray(T.T)
-        K[i0:i1, start:] = P
 
     panels = list(range(0, n, _TILE))
     workers = min(_WORKERS, len(panels))

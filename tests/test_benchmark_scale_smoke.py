@@ -64,3 +64,33 @@ def test_a_worker_process_reports_time_and_peak_rss():
     assert result["time_s"] > 0
     assert result["peak_mib"] >= result["rss_before_mib"] > 0
     assert len(result["eigenvalues"]) == 10
+
+
+def test_readme_tables_are_the_stored_results():
+    # The README quotes the results file, not a pasted copy that could drift.
+    summary = runpy.run_path(str(SCRIPT))["summary"]
+    stored = json.loads(
+        (
+            SCRIPT.parents[1] / "kpca" / "data" / "kernel_pca_scale.json"
+        ).read_text()
+    )
+    readme = (SCRIPT.parent / "README.md").read_text()
+    start, end = "<!-- results:start -->\n", "<!-- results:end -->"
+    quoted = readme[readme.index(start) + len(start) : readme.index(end)]
+    assert quoted == summary(stored), (
+        "benchmarks/README.md does not show the stored results: paste the "
+        "output of `python benchmarks/bench_kernel_pca_scale.py --summary`"
+    )
+
+
+def test_summary_of_the_smoke_run(tmp_path):
+    main = runpy.run_path(str(SCRIPT))["main"]
+    out = tmp_path / "results.json"
+    args = [
+        "--sizes", "150", "--approx-sizes", "600", "--landmarks", "30",
+        "--peer-max-n", "600", "--rounds", "1", "--accuracy-n", "300",
+        "--accuracy-m", "20", "--seeds", "1", "--in-process", "--out", str(out),
+    ]  # fmt: skip
+    assert main(args) == 0
+    text = runpy.run_path(str(SCRIPT))["summary"](json.loads(out.read_text()))
+    assert "| 150 |" in text and "| 600 |" in text

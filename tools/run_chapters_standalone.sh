@@ -35,6 +35,7 @@ for notebook in "$root"/chapters/*.ipynb; do
     if (cd "$dir" && "$work/venv/bin/python" -m pytest --nbval "$name" \
             --current-env -q -p no:cacheprovider \
             --nbval-sanitize-with "$root/tests/nbval_sanitize.cfg" \
+            ${JUNIT_DIR:+--junitxml "$JUNIT_DIR/standalone-${name%.ipynb}.xml"} \
             > "$dir/log.txt" 2>&1); then
         echo "ok      $name"
     else
