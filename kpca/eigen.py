@@ -323,10 +323,10 @@ def _block_krylov(
     """
     n = A.shape[0]
     b = max(k, 2)
-    # The basis and its images take 2 n x limit numbers, at most 5% of the
-    # n x n matrix for large n; enough for an ordinary kernel matrix to
-    # converge before the first restart.
-    limit = min(n, max(20 * b, 100, n // 40))
+    # The basis and its images take 2 n x limit numbers, 5% of the n x n
+    # matrix at n = 8000 and less beyond; enough for an ordinary kernel
+    # matrix to converge before the first restart.
+    limit = min(n, max(20 * b, 200))
     basis = np.empty((n, limit))
     images = np.empty((n, limit))
     T = np.empty((limit, limit))
