@@ -96,8 +96,9 @@ class _CentredKernel:
 
     def __init__(self, K: np.ndarray) -> None:
         self._K: np.ndarray | None = K
-        self.col_means = K.mean(axis=0)
-        self.grand_mean = float(self.col_means.mean())
+        # The column means are found in the first product (one more column
+        # in it), not by a pass over K of their own.
+        self._col_means: np.ndarray | None = None
         self.shape = K.shape
         self.dtype = K.dtype
 
@@ -108,32 +109,40 @@ class _CentredKernel:
             )
         return self._K
 
-    def __matmul__(self, X: np.ndarray) -> np.ndarray:
-        Y = self._matrix() @ X
-        c, g = self.col_means, self.grand_mean
-        if X.ndim == 1:
-            total = X.sum()
-            Y -= c @ X
-            Y -= c * total
-            Y += g * total
-        else:
-            totals = X.sum(axis=0)
-            Y -= (c @ X)[None, :]
-            Y -= np.outer(c, totals)
-            Y += g * totals[None, :]
-        return Y
+    @property
+    def col_means(self) -> np.ndarray:
+        if self._col_means is None:
+            self._col_means = self._matrix().mean(axis=0)
+        return self._col_means
 
-    def trace(self) -> float:
-        r""":math:`\operatorname{tr} HKH = \operatorname{tr} K - n g`."""
-        return (
-            float(np.trace(self._matrix())) - self.shape[0] * self.grand_mean
-        )
+    @property
+    def grand_mean(self) -> float:
+        return float(self.col_means.mean())
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray:
+        K = self._matrix()
+        vector = X.ndim == 1
+        X2 = X[:, None] if vector else X
+        if self._col_means is None:
+            # K is symmetric, so its column means are K 1 / n.
+            Y = K @ np.hstack([X2, np.ones((K.shape[0], 1))])
+            self._col_means = Y[:, -1] / K.shape[0]
+            Y = Y[:, :-1]
+        else:
+            Y = K @ X2
+        c, g = self.col_means, self.grand_mean
+        totals = X2.sum(axis=0)
+        Y -= (c @ X2)[None, :]
+        Y -= np.outer(c, totals)
+        Y += g * totals[None, :]
+        return Y[:, 0] if vector else Y
 
     def materialize(self) -> np.ndarray:
         """Centre :math:`K` in place and return it; the operator is then spent."""
+        c = self.col_means  # before the matrix is given away
         K, self._K = self._matrix(), None
         _subtract_means_inplace(
-            K, self.col_means, self.col_means, self.grand_mean
+            K, c, c, float(c.mean())
         )
         return K
 

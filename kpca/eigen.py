@@ -351,6 +351,8 @@ def _block_krylov(
         residual = images[:, :size] @ Sk - V * theta[:k]
         scale = max(abs(theta[0]), tiny)
         if np.all(np.linalg.norm(residual, axis=0) <= tol * scale):
+            # Residuals mean nothing unless V is orthonormal; with full
+            # reorthogonalisation it is to ~1e-15, so 1e-10 flags a breakdown.
             gram = V.T @ V
             np.fill_diagonal(gram, np.diag(gram) - 1.0)
             if np.max(np.abs(gram)) > 1e-10:
@@ -372,7 +374,8 @@ def _block_krylov(
         Z -= basis[:, :size] @ (basis[:, :size].T @ Z)  # twice is enough
         Q, R = np.linalg.qr(Z)
         # A column that vanished spans nothing new (an invariant subspace was
-        # found): replace it by a random direction, orthogonalised.
+        # found; below 1e-10 of the block's scale its direction is round-off):
+        # replace it by a random direction, orthogonalised.
         lost = np.abs(np.diag(R)) <= 1e-10 * max(
             np.abs(R).max(initial=0.0), scale
         )

@@ -267,7 +267,7 @@ class KernelPCA(BaseEstimator):
         operator: np.ndarray | _CentredKernel = (
             K if centred is None else centred
         )
-        total = float(np.trace(K)) if centred is None else centred.trace()
+        trace = float(np.trace(K))
         del K
         mu, V = _top_eigenpairs(
             operator,
@@ -279,6 +279,8 @@ class KernelPCA(BaseEstimator):
             True,
             self._known_psd(),
         )
+        # tr HKH = tr K - n g, with the grand mean g found during the solve.
+        total = trace if centred is None else trace - n * centred.grand_mean
         del operator
         keep = _components_to_keep(
             mu,
