@@ -141,9 +141,7 @@ class _CentredKernel:
         """Centre :math:`K` in place and return it; the operator is then spent."""
         c = self.col_means  # before the matrix is given away
         K, self._K = self._matrix(), None
-        _subtract_means_inplace(
-            K, c, c, float(c.mean())
-        )
+        _subtract_means_inplace(K, c, c, float(c.mean()))
         return K
 
 

@@ -1,6 +1,6 @@
 """Sum the JUnit reports of one ``make test`` run into its last line.
 
-    python tools/test_summary.py REPORT_DIR START_EPOCH
+python tools/test_summary.py REPORT_DIR START_EPOCH
 """
 
 from __future__ import annotations
