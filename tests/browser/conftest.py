@@ -64,6 +64,11 @@ class PageEvents:
             self.foreign.append(url)
 
     def on_request_failed(self, request) -> None:
+        # ERR_ABORTED is the browser cancelling a request itself, e.g. the
+        # previous page's favicon when the tab navigates on; a missing file
+        # shows up as an HTTP error from the local server instead.
+        if "ERR_ABORTED" in str(request.failure):
+            return
         self.failed.append(f"{request.url} ({request.failure})")
 
     def on_response(self, response) -> None:
