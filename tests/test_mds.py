@@ -31,7 +31,7 @@ def test_euclidean_mds_equals_pca_scores():
 def test_precomputed_matches_euclidean(rng):
     X = rng.normal(size=(15, 4))
     D = np.sqrt(kpca.squared_distances(X))
-    a = kpca.ClassicalMDS(2, dissimilarity="precomputed").fit(D)
+    a = kpca.ClassicalMDS(2, metric="precomputed").fit(D)
     b = kpca.ClassicalMDS(2).fit(X)
     np.testing.assert_allclose(a.embedding_, b.embedding_, atol=1e-9)
     np.testing.assert_allclose(a.eigenvalues_, b.eigenvalues_, rtol=1e-10)
@@ -60,7 +60,7 @@ def test_non_euclidean_dissimilarities_warn_and_never_nan():
         [[0, 1, 1, 5], [1, 0, 1, 1], [1, 1, 0, 1], [5, 1, 1, 0]], dtype=float
     )
     with pytest.warns(kpca.NonEuclideanWarning):
-        m = kpca.ClassicalMDS(3, dissimilarity="precomputed").fit(D)
+        m = kpca.ClassicalMDS(3, metric="precomputed").fit(D)
     assert np.all(np.isfinite(m.embedding_))
     assert m.spectrum_.min() < 0 and m.negative_mass_ > 0
     positive = m.eigenvalues_ > 0
@@ -69,19 +69,19 @@ def test_non_euclidean_dissimilarities_warn_and_never_nan():
 
 def test_bad_inputs():
     with pytest.raises(ValueError, match="must not have negative entries"):
-        kpca.ClassicalMDS(dissimilarity="precomputed").fit(
+        kpca.ClassicalMDS(metric="precomputed").fit(
             np.array([[0.0, -1.0], [-1.0, 0.0]])
         )
     with pytest.raises(ValueError, match="zero diagonal"):
-        kpca.ClassicalMDS(dissimilarity="precomputed").fit(
+        kpca.ClassicalMDS(metric="precomputed").fit(
             np.array([[1.0, 1.0], [1.0, 0.0]])
         )
     with pytest.raises(ValueError, match="must be symmetric"):
-        kpca.ClassicalMDS(dissimilarity="precomputed").fit(
+        kpca.ClassicalMDS(metric="precomputed").fit(
             np.array([[0.0, 1.0], [2.0, 0.0]])
         )
     with pytest.raises(ValueError, match="square"):
-        kpca.ClassicalMDS(dissimilarity="precomputed").fit(np.ones((2, 3)))
+        kpca.ClassicalMDS(metric="precomputed").fit(np.ones((2, 3)))
     with pytest.raises(
         ValueError, match="n_components must be between 1 and 5"
     ):
