@@ -43,7 +43,7 @@ help:
 	@echo "make book     build the book into $(HTML), with the whole-book PDF (creates $(VENV) if needed)"
 	@echo "make html     build the HTML only (quicker; the PDF link in it is then dead)"
 	@echo "make pdf      print the HTML build to $(PDF) with Chromium (needs make html first)"
-	@echo "make test     run every test (see the top of this file); about 30 minutes"
+	@echo "make test     run every test (see the top of this file); about 15 minutes"
 	@echo "make lint     ruff check, ruff format --check, mypy"
 	@echo "make execute  re-execute chapters in place (NB=name.ipynb for one; cwd chapters/)"
 	@echo "make clean    remove $(dir $(HTML)) and caches (keeps $(VENV))"
