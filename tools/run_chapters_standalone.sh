@@ -16,7 +16,14 @@ quietly() {  # run a command, showing its output only if it fails
     "$@" > "$work/step.log" 2>&1 || { cat "$work/step.log"; return 1; }
 }
 
-quietly "$python" -m pip wheel --no-deps --wheel-dir "$work/wheel" "$root"
+# Build from a copy of what the package is made of: an in-tree build would
+# leave build/ and kpca.egg-info/ in the repository, and a stale build/lib
+# could put modules deleted since into the wheel.
+mkdir "$work/src"
+cp -r "$root/pyproject.toml" "$root/README.md" "$root/LICENSE" "$root/kpca" \
+    "$work/src/"
+find "$work/src/kpca" -name __pycache__ -type d -prune -exec rm -rf {} +
+quietly "$python" -m pip wheel --no-deps --wheel-dir "$work/wheel" "$work/src"
 wheel=$(ls "$work"/wheel/kpca-*.whl)
 quietly "$python" -m venv "$work/venv"
 quietly "$work/venv/bin/python" -m pip install --upgrade pip
