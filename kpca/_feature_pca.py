@@ -42,7 +42,7 @@ import scipy.linalg
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._threads import one_blas_thread
 from ._validation import check_n_components
-from .eigen import numerical_rank, top_eigenpairs
+from .eigen import _DENSE_UP_TO, numerical_rank, top_eigenpairs
 from .streaming import (
     StreamingMoments,
     _check_chunk_size,
@@ -68,21 +68,18 @@ def _descending_eigh(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w[::-1], V[:, ::-1]
 
 
-# Above this size a few eigenpairs come from Lanczos iteration, not a full eigh.
-_FULL_EIGH_UP_TO = 600
-
-
 def _top_eigenpairs(
     C: np.ndarray, k: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` largest eigenpairs of the r x r scatter (all when ``k`` is None), largest first.
 
     A few components of a large scatter come from ``kpca.eigen.top_eigenpairs``
-    (ARPACK to a 1e-10 relative residual, with its exact fallback): a full eigh
-    of a 1000 x 1000 matrix takes longer than a streamed fit of 10^4 points.
+    (where its ``"auto"`` picks block Lanczos, to a 1e-10 relative residual,
+    with its exact fallback): a full eigh of a 1000 x 1000 matrix takes longer
+    than a streamed fit of 10^4 points.
     """
     r = C.shape[0]
-    if k is not None and r > _FULL_EIGH_UP_TO and k <= r // 10:
+    if k is not None and r > _DENSE_UP_TO and k <= r // 10:
         return top_eigenpairs(C, k, solver="auto", random_state=0)
     return _descending_eigh(C)
 

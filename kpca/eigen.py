@@ -300,7 +300,7 @@ def _subspace(
     return None
 
 
-def _block_krylov(
+def _lanczos(
     A: np.ndarray | _Operator,
     k: int,
     tol: float,
@@ -319,7 +319,8 @@ def _block_krylov(
     residuals come from the stored images, so no extra product is needed to
     check them.  When the basis reaches its size limit the method restarts
     from the leading Ritz vectors (thick restart).  None after ``max_iter``
-    steps without convergence, or if the basis loses orthogonality.
+    steps without convergence, or if the basis loses orthogonality (the
+    dense solver then runs).
     """
     n = A.shape[0]
     b = max(k, 2)
@@ -390,22 +391,6 @@ def _block_krylov(
             Q = np.linalg.qr(Q)[0]
         AQ = A @ Q
     return None
-
-
-def _lanczos(
-    A: np.ndarray | _Operator,
-    k: int,
-    tol: float,
-    max_iter: int,
-    rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """The block Krylov solver; None if it fails (then the dense one runs).
-
-    Its answer is checked inside: the residuals are computed from the stored
-    products ``A @ basis`` (no extra pass over ``A``), and the orthonormality
-    of the Ritz vectors is verified.
-    """
-    return _block_krylov(A, k, tol, max_iter, rng)
 
 
 def _missed_above(
