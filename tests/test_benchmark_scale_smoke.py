@@ -46,6 +46,8 @@ def test_every_part_runs_and_writes_valid_json(tmp_path, capsys):
     rows = results["parts"]["accuracy"]["rows"]
     assert len(rows) == 5 and all(r["m"] == 20 for r in rows)
     assert "time ratio" in capsys.readouterr().out
+    text = runpy.run_path(str(SCRIPT))["summary"](results)
+    assert "| 150 |" in text and "| 600 |" in text
     # A second part run replaces its own entry and keeps the others.
     assert main(args[:-2] + ["--accuracy", "--out", str(out)]) == 0
     assert set(json.loads(out.read_text())["parts"]) == {
@@ -81,16 +83,3 @@ def test_readme_tables_are_the_stored_results():
         "benchmarks/README.md does not show the stored results: paste the "
         "output of `python benchmarks/bench_kernel_pca_scale.py --summary`"
     )
-
-
-def test_summary_of_the_smoke_run(tmp_path):
-    main = runpy.run_path(str(SCRIPT))["main"]
-    out = tmp_path / "results.json"
-    args = [
-        "--sizes", "150", "--approx-sizes", "600", "--landmarks", "30",
-        "--peer-max-n", "600", "--rounds", "1", "--accuracy-n", "300",
-        "--accuracy-m", "20", "--seeds", "1", "--in-process", "--out", str(out),
-    ]  # fmt: skip
-    assert main(args) == 0
-    text = runpy.run_path(str(SCRIPT))["summary"](json.loads(out.read_text()))
-    assert "| 150 |" in text and "| 600 |" in text
