@@ -218,6 +218,11 @@ def run_one(
     data = prepare(method, X)
     del X
     gc.collect()
+    # After a multi-threaded BLAS call, OpenBLAS keeps its worker threads
+    # spinning for about 0.1 s; started inside that window, the timed run
+    # would share a core with them (measured: kpca's kernel matrix of 2000
+    # points 40% slower).  A pause lets them sleep, as between a user's calls.
+    time.sleep(0.5)
     if measure == "rss":
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # reset VmHWM, the peak RSS, to the current RSS

@@ -86,17 +86,23 @@ def _subtract_means_inplace(
 class _CentredKernel:
     r"""The centred kernel matrix :math:`HKH` as an operator, never formed.
 
-    :math:`HKH\,X = KX - \mathbf 1 (c^\top X) - c\,(\mathbf 1^\top X)
-    + g\,\mathbf 1 (\mathbf 1^\top X)` for the symmetric :math:`K` with
-    column means :math:`c` and grand mean :math:`g`: a product with the
-    centred matrix costs one product with :math:`K` plus :math:`O(n)` per
-    column, and no pass over :math:`K` is spent on centring it.  Internal to
-    kpca: the iterative eigensolvers take it like a matrix.
+    :math:`X^\top HKH = X^\top K - (X^\top \mathbf 1)\, c^\top
+    - (X^\top c)\,\mathbf 1^\top + g\,(X^\top \mathbf 1)\,\mathbf 1^\top`
+    for the symmetric :math:`K` with column means :math:`c` and grand mean
+    :math:`g`: a product with the centred matrix costs one product with
+    :math:`K` plus :math:`O(n)` per vector, and no pass over :math:`K` is spent
+    on centring it.  Internal to kpca: the iterative eigensolvers take it like
+    a matrix, ``Xt @ op`` for vectors as the rows of ``Xt`` (the orientation
+    in which BLAS streams :math:`K` with the least work space) and
+    ``op @ X`` for vectors as columns.
     """
+
+    # NumPy must hand `Xt @ op` to __rmatmul__ instead of converting `op`.
+    __array_ufunc__ = None
 
     def __init__(self, K: np.ndarray) -> None:
         self._K: np.ndarray | None = K
-        # The column means are found in the first product (one more column
+        # The column means are found in the first product (one more vector
         # in it), not by a pass over K of their own.
         self._col_means: np.ndarray | None = None
         self.shape = K.shape
@@ -119,23 +125,28 @@ class _CentredKernel:
     def grand_mean(self) -> float:
         return float(self.col_means.mean())
 
-    def __matmul__(self, X: np.ndarray) -> np.ndarray:
+    def __rmatmul__(self, Xt: np.ndarray) -> np.ndarray:
         K = self._matrix()
-        vector = X.ndim == 1
-        X2 = X[:, None] if vector else X
+        vector = Xt.ndim == 1
+        X2 = Xt[None, :] if vector else Xt
         if self._col_means is None:
-            # K is symmetric, so its column means are K 1 / n.
-            Y = K @ np.hstack([X2, np.ones((K.shape[0], 1))])
-            self._col_means = Y[:, -1] / K.shape[0]
-            Y = Y[:, :-1]
+            # K is symmetric, so its column means are 1^T K / n.
+            Y = np.vstack([X2, np.ones((1, K.shape[0]))]) @ K
+            self._col_means = Y[-1] / K.shape[0]
+            Y = Y[:-1]
         else:
-            Y = K @ X2
+            Y = X2 @ K
         c, g = self.col_means, self.grand_mean
-        totals = X2.sum(axis=0)
-        Y -= (c @ X2)[None, :]
-        Y -= np.outer(c, totals)
-        Y += g * totals[None, :]
-        return Y[:, 0] if vector else Y
+        totals = X2.sum(axis=1)
+        Y -= (X2 @ c)[:, None]
+        Y -= np.outer(totals, c)
+        Y += g * totals[:, None]
+        return Y[0] if vector else Y
+
+    def __matmul__(self, X: np.ndarray) -> np.ndarray:
+        # HKH is symmetric: its products with columns are the transposed
+        # products with rows.
+        return (np.ascontiguousarray(X.T) @ self).T
 
     def materialize(self) -> np.ndarray:
         """Centre :math:`K` in place and return it; the operator is then spent."""

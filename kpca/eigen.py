@@ -92,7 +92,7 @@ SIGN_TIE_RTOL = 1e-6
 
 
 class _Operator(Protocol):
-    """A symmetric matrix known through its products (``A @ X``).
+    """A symmetric matrix known through its products (``A @ X``, ``Xt @ A``).
 
     ``materialize()`` returns the matrix itself, for the dense solver; after
     it the operator may not be used again.
@@ -101,6 +101,8 @@ class _Operator(Protocol):
     shape: tuple[int, int]
 
     def __matmul__(self, X: np.ndarray) -> np.ndarray: ...
+
+    def __rmatmul__(self, Xt: np.ndarray) -> np.ndarray: ...
 
     def materialize(self) -> np.ndarray: ...
 
@@ -311,85 +313,104 @@ def _lanczos(
 
     The Krylov space of a random block of ``b >= k`` vectors grows by ``A``
     times its newest block until the ``k`` leading Ritz pairs have relative
-    residuals below ``tol``.  Each step is one product of ``A`` with an
-    ``n x b`` block (BLAS-3, one pass over ``A``), and a block method finds
+    residuals below ``tol``.  Each step is one product of ``A`` with a block
+    of ``b`` vectors (BLAS-3, one pass over ``A``), and a block method finds
     up to ``b`` copies of a repeated eigenvalue, so none of the ``k`` wanted
-    pairs can be missed the way single-vector Lanczos can miss them.  The
-    basis, its images under ``A`` and the projected matrix grow in place;
-    residuals come from the stored images, so no extra product is needed to
-    check them.  When the basis reaches its size limit the method restarts
-    from the leading Ritz vectors (thick restart).  None after ``max_iter``
-    steps without convergence, or if the basis loses orthogonality (the
-    dense solver then runs).
+    pairs can be missed the way single-vector Lanczos can miss them.
+
+    The vectors are the rows of the basis ``U``: in that orientation the
+    product streams ``A`` with the least BLAS work space, and only the rows
+    in use are ever touched.  The residuals come from the block Lanczos
+    relation ``A U^T = U^T T + Q^T R E^T`` (``T`` the projected matrix,
+    ``R^T Q`` the next block before normalising, ``E`` the last block's
+    columns): a Ritz vector ``U^T s`` has the residual ``Q^T R s_last``, of
+    norm ``|R s_last|``, with no product of its own.  The relation itself is
+    exact up to round-off and ``|A|`` times the departure of ``U`` from
+    orthonormality, which is measured when the pairs are accepted; after a
+    breakdown (a row replaced by a random direction) the residuals are
+    checked by one more product instead.  When the basis reaches its size
+    limit the method restarts from the leading Ritz vectors (thick restart).
+    None after ``max_iter`` steps without convergence, or if a check fails
+    (the dense solver then runs).
     """
     n = A.shape[0]
     b = max(k, 2)
-    # The basis and its images take 2 n x limit numbers, 5% of the n x n
-    # matrix at n = 8000 and less beyond; enough for an ordinary kernel
-    # matrix to converge before the first restart.
+    # An ordinary kernel matrix converges well before the first restart; the
+    # basis takes limit x n numbers, 2.5% of the n x n matrix at n = 8000 and
+    # less beyond.
     limit = min(n, max(20 * b, 200))
-    basis = np.empty((n, limit))
-    images = np.empty((n, limit))
+    basis = np.empty((limit, n))
     T = np.empty((limit, limit))
     tiny = np.finfo(float).tiny
-    Q = np.linalg.qr(rng.standard_normal((n, b)))[0]
-    AQ = A @ Q
-    size = 0  # columns of the basis in use
+    Q = np.linalg.qr(rng.standard_normal((n, b)))[0].T
+    size = 0  # rows of the basis in use
+    broke_down = False
     for _ in range(max_iter):
-        width = Q.shape[1]
+        width = Q.shape[0]
+        AQ = Q @ A
         new = slice(size, size + width)
-        basis[:, new], images[:, new] = Q, AQ
+        basis[new] = Q
         size += width
-        # The new columns of the projected matrix basis^T A basis.
-        C = basis[:, :size].T @ AQ
-        T[:size, new] = C
-        T[new, :size] = C.T
-        T[new, new] = 0.5 * (C[-width:] + C[-width:].T)
+        U = basis[:size]
+        # The next block is A Q minus its projection on the basis, taken
+        # twice (twice is enough); both projections' coefficients belong to
+        # the new rows of the projected matrix U A U^T.
+        C = AQ @ U.T
+        Z = AQ - C @ U
+        D = Z @ U.T
+        Z -= D @ U
+        C += D
+        T[new, :size] = C
+        T[:size, new] = C.T
+        T[new, new] = 0.5 * (C[:, new] + C[:, new].T)
         theta, S = np.linalg.eigh(T[:size, :size])
         theta, S = theta[::-1], S[:, ::-1]
-        Sk = S[:, :k]
-        V = basis[:, :size] @ Sk
-        residual = images[:, :size] @ Sk - V * theta[:k]
         scale = max(abs(theta[0]), tiny)
-        if np.all(np.linalg.norm(residual, axis=0) <= tol * scale):
-            # Residuals mean nothing unless V is orthonormal; with full
-            # reorthogonalisation it is to ~1e-15, so 1e-10 flags a breakdown.
-            gram = V.T @ V
-            np.fill_diagonal(gram, np.diag(gram) - 1.0)
-            if np.max(np.abs(gram)) > 1e-10:
-                return None
-            return theta[:k].copy(), V
-        if size + b > limit or size + b > n:
-            # Thick restart from the leading Ritz vectors, whose images are
-            # known (half the basis, as thick-restart Lanczos does); the next
-            # block is the residuals of the first b of them.
-            keep = max(b, min(limit // 2, size - b))
-            kept_basis = basis[:, :size] @ S[:, :keep]
-            kept_images = images[:, :size] @ S[:, :keep]
-            basis[:, :keep], images[:, :keep] = kept_basis, kept_images
-            T[:keep, :keep] = np.diag(theta[:keep])
-            size = keep
-            Z = kept_images[:, :b] - kept_basis[:, :b] * theta[:b]
-        else:
-            Z = AQ - basis[:, :size] @ C  # the first projection, for free
-        Z -= basis[:, :size] @ (basis[:, :size].T @ Z)  # twice is enough
-        Q, R = np.linalg.qr(Z)
-        # A column that vanished spans nothing new (an invariant subspace was
+        Q, R = np.linalg.qr(Z.T)
+        Q = Q.T
+        # A row that vanished spans nothing new (an invariant subspace was
         # found; below 1e-10 of the block's scale its direction is round-off):
         # replace it by a random direction, orthogonalised.
         lost = np.abs(np.diag(R)) <= 1e-10 * max(
             np.abs(R).max(initial=0.0), scale
         )
         if np.any(lost):
-            Q[:, lost] = rng.standard_normal((n, int(lost.sum())))
-            Q -= basis[:, :size] @ (basis[:, :size].T @ Q)
-            Q = np.linalg.qr(Q)[0]
+            broke_down = True
+            Q[lost] = rng.standard_normal((int(lost.sum()), n))
+            Q -= (Q @ U.T) @ U
+            Q = np.linalg.qr(Q.T)[0].T
         if np.any(lost) or np.min(np.abs(np.diag(R))) < 1e-3 * scale:
-            # A column of Z much shorter than A's norm carries the round-off
-            # of its projections, magnified by normalising: one more pass.
-            Q -= basis[:, :size] @ (basis[:, :size].T @ Q)
-            Q = np.linalg.qr(Q)[0]
-        AQ = A @ Q
+            # A row of Z much shorter than A's norm carries the round-off of
+            # its projections, magnified by normalising: one more pass.
+            Q -= (Q @ U.T) @ U
+            Q = np.linalg.qr(Q.T)[0].T
+            R = Q @ Z.T  # Z = R^T Q again, for the residuals
+        Sk = S[:, :k]
+        residual = np.linalg.norm(R @ Sk[new], axis=0)
+        if np.all(residual <= tol * scale):
+            V = Sk.T @ U
+            gram = U @ U.T
+            np.fill_diagonal(gram, np.diag(gram) - 1.0)
+            # The relation's error is about |A| times this loss of
+            # orthogonality per block of the basis: at most 1e-13 keeps it
+            # two orders below any tolerance the solvers are given.
+            if np.max(np.abs(gram)) > 1e-13:
+                return None
+            if broke_down:
+                true_residual = np.linalg.norm(
+                    V @ A - theta[:k, None] * V, axis=1
+                )
+                if np.any(true_residual > 10 * tol * scale):
+                    return None
+            return theta[:k].copy(), V.T
+        if size + b > limit or size + b > n:
+            # Thick restart from the leading Ritz vectors (half the basis, as
+            # thick-restart Lanczos does).  Their residuals all lie in the
+            # span of the next block Q, which continues the iteration.
+            keep = max(b, min(limit // 2, size - b))
+            basis[:keep] = S[:, :keep].T @ U
+            T[:keep, :keep] = np.diag(theta[:keep])
+            size = keep
     return None
 
 

@@ -112,14 +112,14 @@ def _tiled(
             # A diagonal tile is a symmetric rank-k update, itself exactly
             # symmetric (a general product need not be).
             Yj = Xi if diagonal else columns[j0:j1]
-            T = Xi @ Yj.T
+            # The product goes straight into its block of K, where the
+            # element-wise part then works in place.
+            T = K[i0:i1, j0:j1]
+            np.matmul(Xi, Yj.T, out=T)
             if finish is not None:
                 finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
-            K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
-                # The mirror tile, transposed in cache first: a strided
-                # write straight into K would be several times slower.
-                K[j0:j1, i0:i1] = np.ascontiguousarray(T.T)
+                K[j0:j1, i0:i1] = T.T  # the mirror tile
 
     panels = list(range(0, n, _TILE))
     workers = min(_WORKERS, len(panels))
@@ -150,21 +150,30 @@ def _to_squared_distances(
     *,
     exact_small: bool = False,
 ) -> None:
-    norms = sq_rows[:, None] + sq_cols[None, :]
     T *= -2.0
-    # Adding the two norms to each other first keeps a diagonal tile symmetric.
-    T += norms
+    if diagonal:
+        # Adding the two norms to each other first keeps a diagonal tile
+        # exactly symmetric (a mirrored tile is symmetric by construction).
+        T += sq_rows[:, None] + sq_cols[None, :]
+    else:
+        T += sq_rows[:, None]
+        T += sq_cols[None, :]
     np.maximum(T, 0.0, out=T)
     if exact_small:
-        # Candidates first, against one number per tile (cheap), then the
-        # exact test of the candidates against their own norms.
         limit = _CANCELLATION * (sq_rows.max() + sq_cols.max())
-        rows, cols = np.nonzero(T < limit)
-        cancelled = T[rows, cols] < _CANCELLATION * norms[rows, cols]
-        rows, cols = rows[cancelled], cols[cancelled]
-        if rows.size:
-            diff = X_rows[rows] - Y_rows[cols]
-            T[rows, cols] = np.einsum("ij,ij->i", diff, diff)
+        if diagonal:
+            np.fill_diagonal(T, np.inf)  # exact zeros, set below
+        # One minimum per tile rules out most tiles; in the others the
+        # candidates come first, against the tile's bound, then the exact
+        # test of each against its own norms.
+        if T.min() < limit:
+            rows, cols = np.nonzero(T < limit)
+            norms = sq_rows[rows] + sq_cols[cols]
+            cancelled = T[rows, cols] < _CANCELLATION * norms
+            rows, cols = rows[cancelled], cols[cancelled]
+            if rows.size:
+                diff = X_rows[rows] - Y_rows[cols]
+                T[rows, cols] = np.einsum("ij,ij->i", diff, diff)
     if diagonal:
         np.fill_diagonal(T, 0.0)
 
