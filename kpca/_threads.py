@@ -1,4 +1,4 @@
-"""Run a block of linear algebra on one BLAS thread.
+"""Run a block of linear algebra on one BLAS thread, or split it between the cores.
 
 Two kinds of step need it.  Steps that are long runs of small BLAS calls
 (the tridiagonal reduction inside a dense symmetric eigensolver, the distance
@@ -10,6 +10,10 @@ their own threads (the panels of a kernel matrix): a multi-threaded BLAS call
 inside each of them oversubscribes the cores, which made forming a Gaussian
 kernel matrix of 2000 points twice as slow.
 
+Thin products (a few rows times a large matrix, the step of the Krylov
+eigensolvers) run faster as one slice of columns per core, each on one BLAS
+thread, than on the BLAS library's own threads (:func:`rows_times`).
+
 ``threadpoolctl`` (a dependency of the package, and of scikit-learn) sets the
 thread count; its inspection of the loaded libraries is done once.
 """
@@ -18,7 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 from threadpoolctl import ThreadpoolController
 
 
@@ -38,3 +45,52 @@ def one_blas_thread() -> contextlib.AbstractContextManager:
     4.0
     """
     return _controller().limit(limits=1, user_api="blas")
+
+
+# Below this many columns a product is too short for two threads to pay
+# for themselves (measured on the 2-core benchmark machine: a 10 x 1400 by
+# 1400 x 1400 product took 1.3 ms on OpenBLAS's threads and 2.2 ms split;
+# at 1600 columns the split took 1.5 ms against 1.7 ms).
+_SPLIT_FROM = 1600
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+
+
+def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """``Xt @ M`` for a few rows ``Xt`` and a large matrix ``M``, on every core.
+
+    The columns of ``M`` are split into one slice per core and each slice's
+    product runs on one BLAS thread.  For a thin product (a block of Krylov
+    vectors times a kernel matrix) this beats OpenBLAS's own threading:
+    measured on the 2-core benchmark machine, 10 rows times a matrix of
+    order 2000, 8000 and 16000 took 2.4, 36.6 and 143 ms split against 2.8,
+    44.8 and 177 ms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = np.arange(4.0).reshape(2, 2)
+    >>> rows_times(np.ones((1, 2)), M)
+    array([[2., 4.]])
+    """
+    n = M.shape[1]
+    workers = min(os.cpu_count() or 1, max(1, n // (_SPLIT_FROM // 2)))
+    if workers < 2 or n < _SPLIT_FROM:
+        return Xt @ M
+    out = np.empty((Xt.shape[0], n))
+    edges = np.linspace(0, n, workers + 1).astype(int)
+
+    def part(start: int, stop: int) -> None:
+        np.matmul(Xt, M[:, start:stop], out=out[:, start:stop])
+
+    with one_blas_thread():
+        futures = [
+            _pool().submit(part, int(a), int(b))
+            for a, b in zip(edges[:-1], edges[1:], strict=True)
+        ]
+        for future in futures:
+            future.result()
+    return out

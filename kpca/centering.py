@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._threads import rows_times
 from ._validation import (
     _BLOCK_ENTRIES,
     check_array,
@@ -131,11 +132,11 @@ class _CentredKernel:
         X2 = Xt[None, :] if vector else Xt
         if self._col_means is None:
             # K is symmetric, so its column means are 1^T K / n.
-            Y = np.vstack([X2, np.ones((1, K.shape[0]))]) @ K
+            Y = rows_times(np.vstack([X2, np.ones((1, K.shape[0]))]), K)
             self._col_means = Y[-1] / K.shape[0]
             Y = Y[:-1]
         else:
-            Y = X2 @ K
+            Y = rows_times(X2, K)
         c, g = self.col_means, self.grand_mean
         totals = X2.sum(axis=1)
         Y -= (X2 @ c)[:, None]

@@ -60,6 +60,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse.linalg
 
+from ._threads import one_blas_thread, rows_times
 from ._validation import (
     check_array,
     check_bool,
@@ -342,75 +343,79 @@ def _lanczos(
     basis = np.empty((limit, n))
     T = np.empty((limit, limit))
     tiny = np.finfo(float).tiny
-    Q = np.linalg.qr(rng.standard_normal((n, b)))[0].T
-    size = 0  # rows of the basis in use
-    broke_down = False
-    for _ in range(max_iter):
-        width = Q.shape[0]
-        AQ = Q @ A
-        new = slice(size, size + width)
-        basis[new] = Q
-        size += width
-        U = basis[:size]
-        # The next block is A Q minus its projection on the basis, taken
-        # twice (twice is enough); both projections' coefficients belong to
-        # the new rows of the projected matrix U A U^T.
-        C = AQ @ U.T
-        Z = AQ - C @ U
-        D = Z @ U.T
-        Z -= D @ U
-        C += D
-        T[new, :size] = C
-        T[:size, new] = C.T
-        T[new, new] = 0.5 * (C[:, new] + C[:, new].T)
-        theta, S = np.linalg.eigh(T[:size, :size])
-        theta, S = theta[::-1], S[:, ::-1]
-        scale = max(abs(theta[0]), tiny)
-        Q, R = np.linalg.qr(Z.T)
-        Q = Q.T
-        # A row that vanished spans nothing new (an invariant subspace was
-        # found; below 1e-10 of the block's scale its direction is round-off):
-        # replace it by a random direction, orthogonalised.
-        lost = np.abs(np.diag(R)) <= 1e-10 * max(
-            np.abs(R).max(initial=0.0), scale
-        )
-        if np.any(lost):
-            broke_down = True
-            Q[lost] = rng.standard_normal((int(lost.sum()), n))
-            Q -= (Q @ U.T) @ U
-            Q = np.linalg.qr(Q.T)[0].T
-        if np.any(lost) or np.min(np.abs(np.diag(R))) < 1e-3 * scale:
-            # A row of Z much shorter than A's norm carries the round-off of
-            # its projections, magnified by normalising: one more pass.
-            Q -= (Q @ U.T) @ U
-            Q = np.linalg.qr(Q.T)[0].T
-            R = Q @ Z.T  # Z = R^T Q again, for the residuals
-        Sk = S[:, :k]
-        residual = np.linalg.norm(R @ Sk[new], axis=0)
-        if np.all(residual <= tol * scale):
-            V = Sk.T @ U
-            gram = U @ U.T
-            np.fill_diagonal(gram, np.diag(gram) - 1.0)
-            # The relation's error is about |A| times this loss of
-            # orthogonality per block of the basis: at most 1e-13 keeps it
-            # two orders below any tolerance the solvers are given.
-            if np.max(np.abs(gram)) > 1e-13:
-                return None
-            if broke_down:
-                true_residual = np.linalg.norm(
-                    V @ A - theta[:k, None] * V, axis=1
-                )
-                if np.any(true_residual > 10 * tol * scale):
+    # One BLAS thread throughout: the products split A's columns between
+    # the cores themselves (rows_times), and a multi-threaded BLAS call in
+    # between would leave OpenBLAS threads spinning on those cores.
+    with one_blas_thread():
+        Q = np.linalg.qr(rng.standard_normal((n, b)))[0].T
+        size = 0  # rows of the basis in use
+        broke_down = False
+        for _ in range(max_iter):
+            width = Q.shape[0]
+            AQ = rows_times(Q, A) if isinstance(A, np.ndarray) else Q @ A
+            new = slice(size, size + width)
+            basis[new] = Q
+            size += width
+            U = basis[:size]
+            # The next block is A Q minus its projection on the basis, taken
+            # twice (twice is enough); both projections' coefficients belong to
+            # the new rows of the projected matrix U A U^T.
+            C = AQ @ U.T
+            Z = AQ - C @ U
+            D = Z @ U.T
+            Z -= D @ U
+            C += D
+            T[new, :size] = C
+            T[:size, new] = C.T
+            T[new, new] = 0.5 * (C[:, new] + C[:, new].T)
+            theta, S = np.linalg.eigh(T[:size, :size])
+            theta, S = theta[::-1], S[:, ::-1]
+            scale = max(abs(theta[0]), tiny)
+            Q, R = np.linalg.qr(Z.T)
+            Q = Q.T
+            # A row that vanished spans nothing new (an invariant subspace was
+            # found; below 1e-10 of the block's scale its direction is round-off):
+            # replace it by a random direction, orthogonalised.
+            lost = np.abs(np.diag(R)) <= 1e-10 * max(
+                np.abs(R).max(initial=0.0), scale
+            )
+            if np.any(lost):
+                broke_down = True
+                Q[lost] = rng.standard_normal((int(lost.sum()), n))
+                Q -= (Q @ U.T) @ U
+                Q = np.linalg.qr(Q.T)[0].T
+            if np.any(lost) or np.min(np.abs(np.diag(R))) < 1e-3 * scale:
+                # A row of Z much shorter than A's norm carries the round-off of
+                # its projections, magnified by normalising: one more pass.
+                Q -= (Q @ U.T) @ U
+                Q = np.linalg.qr(Q.T)[0].T
+                R = Q @ Z.T  # Z = R^T Q again, for the residuals
+            Sk = S[:, :k]
+            residual = np.linalg.norm(R @ Sk[new], axis=0)
+            if np.all(residual <= tol * scale):
+                V = Sk.T @ U
+                gram = U @ U.T
+                np.fill_diagonal(gram, np.diag(gram) - 1.0)
+                # The relation's error is about |A| times this loss of
+                # orthogonality per block of the basis: at most 1e-13 keeps it
+                # two orders below any tolerance the solvers are given.
+                if np.max(np.abs(gram)) > 1e-13:
                     return None
-            return theta[:k].copy(), V.T
-        if size + b > limit or size + b > n:
-            # Thick restart from the leading Ritz vectors (half the basis, as
-            # thick-restart Lanczos does).  Their residuals all lie in the
-            # span of the next block Q, which continues the iteration.
-            keep = max(b, min(limit // 2, size - b))
-            basis[:keep] = S[:, :keep].T @ U
-            T[:keep, :keep] = np.diag(theta[:keep])
-            size = keep
+                if broke_down:
+                    true_residual = np.linalg.norm(
+                        V @ A - theta[:k, None] * V, axis=1
+                    )
+                    if np.any(true_residual > 10 * tol * scale):
+                        return None
+                return theta[:k].copy(), V.T
+            if size + b > limit or size + b > n:
+                # Thick restart from the leading Ritz vectors (half the basis, as
+                # thick-restart Lanczos does).  Their residuals all lie in the
+                # span of the next block Q, which continues the iteration.
+                keep = max(b, min(limit // 2, size - b))
+                basis[:keep] = S[:, :keep].T @ U
+                T[:keep, :keep] = np.diag(theta[:keep])
+                size = keep
     return None
 
 
