@@ -3,6 +3,7 @@ import pytest
 from sklearn.preprocessing import KernelCenterer
 
 import kpca
+from kpca.centering import _CentredKernel
 
 
 def test_center_kernel_is_HKH(rng):
@@ -73,3 +74,29 @@ def test_bad_inputs():
         kpca.center_test_kernel(np.ones((2, 2)), np.ones((3, 3)))
     with pytest.raises(ValueError, match="n must be a positive integer"):
         kpca.centering_matrix(0)
+
+
+@pytest.mark.parametrize("n", [40, 1700])  # 1700: the products are split
+def test_centred_kernel_operator_products_equal_those_of_HKH(rng, n):
+    # The eigensolvers never see K_c: products with rows and with columns
+    # are folded into products with K, the column means found in the first.
+    K = kpca.gaussian_kernel(rng.normal(size=(n, 3)))
+    K_c = kpca.center_kernel(K)
+    rows, cols = rng.normal(size=(3, n)), rng.normal(size=(n, 2))
+    for first in ("rows", "columns"):
+        operator = _CentredKernel(K)
+        if first == "rows":
+            np.testing.assert_allclose(rows @ operator, rows @ K_c, atol=1e-12)
+        np.testing.assert_allclose(operator @ cols, K_c @ cols, atol=1e-12)
+        np.testing.assert_allclose(
+            operator @ cols[:, 0], K_c @ cols[:, 0], atol=1e-12
+        )
+        np.testing.assert_allclose(rows @ operator, rows @ K_c, atol=1e-12)
+        np.testing.assert_allclose(
+            rows[0] @ operator, rows[0] @ K_c, atol=1e-12
+        )
+        np.testing.assert_allclose(operator.col_means, K.mean(axis=0))
+    # Spent by materialize, which centres K in place.
+    np.testing.assert_allclose(operator.materialize(), K_c, atol=1e-14)
+    with pytest.raises(RuntimeError, match="materialized"):
+        rows @ operator
