@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -34,7 +35,33 @@ def _controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def one_blas_thread() -> contextlib.AbstractContextManager:
+# The BLAS thread counts in force when the outermost one_blas_thread() was
+# entered: the cores kpca may use for work it splits itself.
+_allowed: list[int] = []
+
+
+def _blas_threads() -> int:
+    counts = [
+        lib.num_threads
+        for lib in _controller().select(user_api="blas").lib_controllers
+    ]
+    return max(1, min(counts, default=1))
+
+
+def available_cores() -> int:
+    """How many threads kpca may run its own split work on.
+
+    As many as BLAS may use (inside :func:`one_blas_thread`, as many as it
+    might before), at most the number of cores: so a limit such as
+    ``OPENBLAS_NUM_THREADS=1``, or ``threadpoolctl``'s in a parallel job,
+    holds for kpca's threads too.
+    """
+    allowed = _allowed[0] if _allowed else _blas_threads()
+    return max(1, min(allowed, os.cpu_count() or 1))
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
     """A context in which BLAS and LAPACK calls use one thread.
 
     Examples
@@ -44,7 +71,12 @@ def one_blas_thread() -> contextlib.AbstractContextManager:
     ...     float(np.ones((2, 2)) @ np.ones(2) @ np.ones(2))
     4.0
     """
-    return _controller().limit(limits=1, user_api="blas")
+    _allowed.append(_allowed[0] if _allowed else _blas_threads())
+    try:
+        with _controller().limit(limits=1, user_api="blas"):
+            yield
+    finally:
+        _allowed.pop()
 
 
 # Below this many columns a product is too short for two threads to pay
@@ -63,7 +95,8 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     """``Xt @ M`` for a few rows ``Xt`` and a large matrix ``M``, on every core.
 
     The columns of ``M`` are split into one slice per core and each slice's
-    product runs on one BLAS thread.  For a thin product (a block of Krylov
+    product runs on one BLAS thread; "every core" means
+    :func:`available_cores`.  For a thin product (a block of Krylov
     vectors times a kernel matrix) this beats OpenBLAS's own threading:
     measured on the 2-core benchmark machine, 10 rows times a matrix of
     order 2000, 8000 and 16000 took 2.4, 36.6 and 143 ms split against 2.8,
@@ -77,7 +110,7 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     array([[2., 4.]])
     """
     n = M.shape[1]
-    workers = min(os.cpu_count() or 1, max(1, n // (_SPLIT_FROM // 2)))
+    workers = min(available_cores(), max(1, n // (_SPLIT_FROM // 2)))
     if workers < 2 or n < _SPLIT_FROM:
         return Xt @ M
     out = np.empty((Xt.shape[0], n))

@@ -9,14 +9,13 @@ with itself, which is then exactly symmetric.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
 
-from ._threads import one_blas_thread
+from ._threads import available_cores, one_blas_thread
 from ._validation import (
     check_array,
     check_nonnegative_int,
@@ -63,9 +62,6 @@ _TILE = 512
 # entries are recomputed from the differences x - y.
 _CANCELLATION = 1e-2
 
-# Threads that evaluate tiles: the element-wise part (exp, power) is
-# single-threaded in NumPy, so without them one core would do it all.
-_WORKERS = os.cpu_count() or 1
 
 TileFunction = Callable[
     [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None
@@ -122,7 +118,9 @@ def _tiled(
                 K[j0:j1, i0:i1] = T.T  # the mirror tile
 
     panels = list(range(0, n, _TILE))
-    workers = min(_WORKERS, len(panels))
+    # Threads that evaluate panels: the element-wise part (exp, power) is
+    # single-threaded in NumPy, so without them one core would do it all.
+    workers = min(available_cores(), len(panels))
     if workers <= 1:
         for i0 in panels:
             panel(i0)
