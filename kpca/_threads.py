@@ -91,6 +91,10 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
 
 
+# A forked child inherits the pool but not its threads: it needs its own.
+os.register_at_fork(after_in_child=_pool.cache_clear)
+
+
 def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     """``Xt @ M`` for a few rows ``Xt`` and a large matrix ``M``, on every core.
 

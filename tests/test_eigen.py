@@ -252,3 +252,16 @@ def test_bad_k(k, exc):
 def test_non_symmetric_matrix_is_rejected():
     with pytest.raises(ValueError, match="A must be symmetric"):
         top_eigenpairs(np.array([[1.0, 2.0], [0.0, 1.0]]), 1)
+
+
+def test_split_products_work_in_a_forked_child(rng):
+    # The worker threads of the split products do not survive a fork; a child
+    # must get a pool of its own instead of waiting on threads that are gone.
+    import multiprocessing
+
+    M = rng.normal(size=(1700, 1700))
+    Xt = rng.normal(size=(2, 1700))
+    expected = rows_times(Xt, M)  # the parent's pool now exists
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(rows_times, (Xt, M)).get(timeout=60)
+    np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-10)
