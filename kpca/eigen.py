@@ -111,6 +111,10 @@ class _Operator(Protocol):
 # Below this size a dense decomposition is as fast as anything iterative.
 _DENSE_UP_TO = 600
 
+# Block Lanczos accepts its pairs on the residuals of its recurrence down to
+# this relative tolerance; below it, they are checked by a product.
+_CERTIFIED_TOL = 1e-11
+
 # An accepted pair has ||A v - mu v|| below this many units of round-off of
 # ||A||_F, and vectors orthonormal to the same order.
 _CHECK_ROUNDOFF_UNITS = 1e3
@@ -328,11 +332,11 @@ def _lanczos(
     norm ``|R s_last|``, with no product of its own.  The relation itself is
     exact up to round-off and ``|A|`` times the departure of ``U`` from
     orthonormality, which is measured when the pairs are accepted; after a
-    breakdown (a row replaced by a random direction) the residuals are
-    checked by one more product instead.  When the basis reaches its size
-    limit the method restarts from the leading Ritz vectors (thick restart).
-    None after ``max_iter`` steps without convergence, or if a check fails
-    (the dense solver then runs).
+    breakdown (a row replaced by a random direction), or for a ``tol`` below
+    ``1e-11``, the residuals are checked by one more product instead.  When
+    the basis reaches its size limit the method restarts from the leading
+    Ritz vectors (thick restart).  None after ``max_iter`` steps without
+    convergence, or if a check fails (the dense solver then runs).
     """
     n = A.shape[0]
     b = max(k, 2)
@@ -397,11 +401,13 @@ def _lanczos(
                 gram = U @ U.T
                 np.fill_diagonal(gram, np.diag(gram) - 1.0)
                 # The relation's error is about |A| times this loss of
-                # orthogonality per block of the basis: at most 1e-13 keeps it
-                # two orders below any tolerance the solvers are given.
+                # orthogonality per block of the basis: at most 1e-13, with
+                # at most 20 blocks, keeps it below a fifth of a tolerance of
+                # 1e-11.  Smaller tolerances, and a breakdown, take a true
+                # product instead.
                 if np.max(np.abs(gram)) > 1e-13:
                     return None
-                if broke_down:
+                if broke_down or tol < _CERTIFIED_TOL:
                     true_residual = np.linalg.norm(
                         V @ A - theta[:k, None] * V, axis=1
                     )

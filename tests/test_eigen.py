@@ -265,3 +265,15 @@ def test_split_products_work_in_a_forked_child(rng):
     with multiprocessing.get_context("fork").Pool(1) as pool:
         result = pool.apply_async(rows_times, (Xt, M)).get(timeout=60)
     np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("tol", [1e-10, 1e-12, 1e-14])
+def test_block_lanczos_meets_its_tolerance_in_true_residuals(rng, tol):
+    # Down to 1e-11 the residuals of the recurrence are trusted (the basis is
+    # checked to be orthonormal); below, a true product checks them.
+    K = kpca.center_kernel(
+        kpca.gaussian_kernel(rng.normal(size=(800, 5)), sigma=2.0)
+    )
+    w, V = top_eigenpairs(K, 5, solver="lanczos", tol=tol)
+    residual = np.linalg.norm(K @ V - V * w, axis=0) / w[0]
+    assert np.all(residual <= 10 * max(tol, 1e3 * np.finfo(float).eps))
