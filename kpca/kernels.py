@@ -108,14 +108,14 @@ def _tiled(
             # A diagonal tile is a symmetric rank-k update, itself exactly
             # symmetric (a general product need not be).
             Yj = Xi if diagonal else columns[j0:j1]
-            # The product goes straight into its block of K, where the
-            # element-wise part then works in place.
-            T = K[i0:i1, j0:j1]
-            np.matmul(Xi, Yj.T, out=T)
+            T = Xi @ Yj.T
             if finish is not None:
                 finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+            K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
-                K[j0:j1, i0:i1] = T.T  # the mirror tile
+                # The mirror tile, transposed in cache first: a strided
+                # write straight into K would be several times slower.
+                K[j0:j1, i0:i1] = np.ascontiguousarray(T.T)
 
     panels = list(range(0, n, _TILE))
     # Threads that evaluate panels: the element-wise part (exp, power) is
@@ -149,13 +149,9 @@ def _to_squared_distances(
     exact_small: bool = False,
 ) -> None:
     T *= -2.0
-    if diagonal:
-        # Adding the two norms to each other first keeps a diagonal tile
-        # exactly symmetric (a mirrored tile is symmetric by construction).
-        T += sq_rows[:, None] + sq_cols[None, :]
-    else:
-        T += sq_rows[:, None]
-        T += sq_cols[None, :]
+    # Adding the two norms to each other first keeps a diagonal tile exactly
+    # symmetric.
+    T += sq_rows[:, None] + sq_cols[None, :]
     np.maximum(T, 0.0, out=T)
     if exact_small:
         limit = _CANCELLATION * (sq_rows.max() + sq_cols.max())
