@@ -154,51 +154,47 @@ def test_failed_lanczos_falls_back_to_the_dense_solver(rng, monkeypatch):
     np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:5], rtol=1e-12)
 
 
-def test_block_lanczos_answers_without_the_dense_fallback(rng, monkeypatch):
+@pytest.fixture
+def no_dense(monkeypatch):
+    """Make a fall back to the dense solver fail the test."""
+
+    def fell_back(*args, **kwargs):
+        raise AssertionError("fell back to the dense solver")
+
+    monkeypatch.setattr(kpca.eigen, "_dense", fell_back)
+
+
+def test_block_lanczos_answers_without_the_dense_fallback(rng, no_dense):
     # The checked fallback must stay a fallback: on an ordinary kernel matrix
     # the block Krylov solver converges by itself.
     K = kpca.center_kernel(
         kpca.gaussian_kernel(rng.normal(size=(1200, 5)), sigma=2.0)
     )
 
-    def no_dense(*args, **kwargs):
-        raise AssertionError("fell back to the dense solver")
-
-    monkeypatch.setattr(kpca.eigen, "_dense", no_dense)
     w, V = top_eigenpairs(K, 6, solver="lanczos")
     np.testing.assert_allclose(w, np.linalg.eigvalsh(K)[::-1][:6], rtol=1e-10)
     np.testing.assert_allclose(K @ V, V * w, atol=1e-9)
 
 
 @pytest.mark.parametrize("rank, k", [(3, 2), (5, 5), (12, 10)])
-def test_block_lanczos_through_an_invariant_subspace(
-    rng, monkeypatch, rank, k
-):
+def test_block_lanczos_through_an_invariant_subspace(rng, no_dense, rank, k):
     # A low-rank matrix exhausts its Krylov space: the next block vanishes,
     # its rows are replaced by random directions, and the residuals of the
     # answer are then checked by a true product, not by the recurrence.
     X = rng.normal(size=(700, rank))
     A = X @ X.T
 
-    def no_dense(*args, **kwargs):
-        raise AssertionError("fell back to the dense solver")
-
-    monkeypatch.setattr(kpca.eigen, "_dense", no_dense)
     w, V = top_eigenpairs(A, k, solver="lanczos")
     np.testing.assert_allclose(w, np.linalg.eigvalsh(A)[::-1][:k], rtol=1e-10)
     np.testing.assert_allclose(A @ V, V * w, atol=1e-9 * w[0])
 
 
-def test_block_lanczos_with_products_split_between_the_cores(rng, monkeypatch):
+def test_block_lanczos_with_products_split_between_the_cores(rng, no_dense):
     # From 1600 columns on, the products run as one slice per core.
     K = kpca.center_kernel(
         kpca.gaussian_kernel(rng.normal(size=(1700, 4)), sigma=2.0)
     )
 
-    def no_dense(*args, **kwargs):
-        raise AssertionError("fell back to the dense solver")
-
-    monkeypatch.setattr(kpca.eigen, "_dense", no_dense)
     w, V = top_eigenpairs(K, 5, solver="lanczos")
     np.testing.assert_allclose(w, np.linalg.eigvalsh(K)[::-1][:5], rtol=1e-10)
     np.testing.assert_allclose(K @ V, V * w, atol=1e-9 * w[0])
