@@ -21,6 +21,11 @@ step with four solvers, one guarantee and one sign convention.
     a block of :math:`\max(k, 2)` vectors (one pass over :math:`A`, BLAS-3),
     and a block of :math:`b` vectors finds up to :math:`b` copies of a
     repeated eigenvalue, so none of the top :math:`k` can be missed.
+    ``"auto"`` runs it with a block of two vectors up to :math:`n = 3000`,
+    where the matrix is near the processor's cache and a matrix-vector
+    product costs a fraction of a block product; two wanted eigenvalues
+    that come out equal could then hide a third copy, and the answer is
+    recomputed with a block of :math:`k`.
 ``"arpack"``
     Implicitly restarted Lanczos (``scipy.sparse.linalg.eigsh``) [2]_, stopped
     at the same relative residual; one matrix-vector product per step.
@@ -30,8 +35,10 @@ back, each checked.  An iterative or subset solver's answer is accepted only
 if it has ``k`` pairs with small residuals and orthonormal vectors, and, for
 ARPACK, if no eigenvalue above the :math:`k`-th was missed (single-vector
 Lanczos can miss copies of a repeated eigenvalue, so the operator deflated by
-the pairs found is searched once more).  Otherwise the pairs are recomputed
-by the full dense decomposition, which is exact.  This matters: LAPACK's
+the pairs found is searched once more).  Lanczos with a block of two vectors
+answers only if no two of the wanted eigenvalues are equal; otherwise a block
+of :math:`k` vectors runs.  When a check fails the pairs are recomputed by
+the full dense decomposition, which is exact.  This matters: LAPACK's
 subset driver can silently return fewer pairs than asked for when the wanted
 eigenvalues are clustered (scipy issue 13913), and how many depends on the
 CPU's BLAS kernels.
@@ -616,7 +623,8 @@ def top_eigenpairs(
         How many eigenpairs, ``1 <= k <= n``; all ``n`` when None.
     solver : {"auto", "dense", "lanczos", "subspace", "arpack"}
         Default ``"auto"``, which uses ``"dense"`` for ``n <= 600`` or ``k > n/10`` and
-        ``"lanczos"`` otherwise.  ``"subspace"`` is used only when
+        ``"lanczos"`` otherwise (with a block of two vectors up to
+        ``n = 3000``; see the module documentation).  ``"subspace"`` is used only when
         ``assume_psd`` is true.  Whatever the choice, the pairs are checked
         and recomputed by ``"dense"`` if the check fails (see the module
         documentation), so exactly ``k`` pairs are returned.

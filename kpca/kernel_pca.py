@@ -72,10 +72,11 @@ class KernelPCA(BaseEstimator):
     eigen_solver : {"auto", "dense", "lanczos", "subspace", "arpack"}
         Default ``"auto"``; see :func:`kpca.top_eigenpairs`.  ``"auto"``
         takes the exact dense solver for at most 600 points, for more than
-        :math:`n/10` components and for ``n_components=None``, and block
-        Lanczos iteration (stopped at a :math:`10^{-10}` relative residual)
-        otherwise.  Every solver's pairs are checked and recomputed densely if
-        the check fails.
+        :math:`n/10` components and for ``n_components=None``, and Lanczos
+        iteration (stopped at a :math:`10^{-10}` relative residual)
+        otherwise: with a block of two vectors up to 3000 points, a block of
+        ``n_components`` beyond.  Every solver's pairs are checked and
+        recomputed densely if the check fails.
     random_state : int, optional
         Seed of the iterative solvers' starting vectors.
 

@@ -78,15 +78,20 @@ def test_bad_inputs():
 
 @pytest.mark.parametrize("n", [40, 1700])  # 1700: the products are split
 def test_centred_kernel_operator_products_equal_those_of_HKH(rng, n):
-    # The eigensolvers never see K_c: products with rows and with columns
-    # are folded into products with K, the column means found in the first.
+    # The eigensolvers never see K_c: products with rows, columns and single
+    # vectors are folded into products with K, the column means found in the
+    # first, whichever kind it is.
     K = kpca.gaussian_kernel(rng.normal(size=(n, 3)))
     K_c = kpca.center_kernel(K)
     rows, cols = rng.normal(size=(3, n)), rng.normal(size=(n, 2))
-    for first in ("rows", "columns"):
+    for first in ("rows", "columns", "vector"):
         operator = _CentredKernel(K)
         if first == "rows":
             np.testing.assert_allclose(rows @ operator, rows @ K_c, atol=1e-12)
+        if first == "vector":
+            np.testing.assert_allclose(
+                operator @ cols[:, 1], K_c @ cols[:, 1], atol=1e-12
+            )
         np.testing.assert_allclose(operator @ cols, K_c @ cols, atol=1e-12)
         np.testing.assert_allclose(
             operator @ cols[:, 0], K_c @ cols[:, 0], atol=1e-12

@@ -111,11 +111,13 @@ def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
 
 
 @pytest.mark.parametrize("k", [1, 3, 5])
-@pytest.mark.parametrize("solver", ["arpack", "lanczos"])
+@pytest.mark.parametrize("solver", ["arpack", "lanczos", "auto"])
 def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k, solver):
     # Single-vector Lanczos returns one copy of a triple top eigenvalue and
     # passes its own convergence test; the deflation check must catch it.
-    # Block Lanczos with a block of max(k, 2) vectors finds every copy.
+    # Block Lanczos with a block of max(k, 2) vectors finds every copy; with
+    # the block of two that "auto" runs at this size, two equal eigenvalues
+    # send the problem to a block of k.
     n = 700
     Q = _orthogonal(n)
     w_true = np.r_[[1.0, 1.0, 1.0], 0.5 * 0.9 ** np.arange(n - 3)]
@@ -174,6 +176,67 @@ def test_block_lanczos_answers_without_the_dense_fallback(rng, no_dense):
     w, V = top_eigenpairs(K, 6, solver="lanczos")
     np.testing.assert_allclose(w, np.linalg.eigvalsh(K)[::-1][:6], rtol=1e-10)
     np.testing.assert_allclose(K @ V, V * w, atol=1e-9)
+
+
+def _lanczos_calls(monkeypatch):
+    """Record the block size of every Lanczos run."""
+    calls = []
+    real = kpca.eigen._lanczos
+
+    def recorded(A, k, tol, max_iter, rng, block, by_vector=False):
+        calls.append((block, by_vector))
+        return real(A, k, tol, max_iter, rng, block, by_vector)
+
+    monkeypatch.setattr(kpca.eigen, "_lanczos", recorded)
+    return calls
+
+
+def test_auto_runs_a_block_of_two_on_a_kernel_matrix_in_cache(
+    rng, no_dense, monkeypatch
+):
+    # Up to n = 3000 "auto" takes Lanczos with a block of two vectors, each
+    # multiplied by the matrix on its own, and its answer stands.
+    calls = _lanczos_calls(monkeypatch)
+    K = kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
+    K_c = kpca.center_kernel(K)
+    for A in (K_c, kpca.centering._CentredKernel(K)):
+        calls.clear()
+        w, V = kpca.eigen._top_eigenpairs(
+            A, 8, "auto", 1e-10, 500, 0, False, True
+        )
+        assert calls == [(2, True)]
+        np.testing.assert_allclose(
+            w, np.linalg.eigvalsh(K_c)[::-1][:8], rtol=1e-10
+        )
+        np.testing.assert_allclose(K_c @ V, V * w, atol=1e-9 * w[0])
+    calls.clear()
+    top_eigenpairs(K_c, 8, solver="lanczos")
+    assert calls == [(8, False)]  # the named solver keeps its block of k
+
+
+@pytest.mark.parametrize("copies", [2, 3])
+def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
+    rng, no_dense, monkeypatch, copies
+):
+    # A block of two finds two copies of a repeated eigenvalue and cannot see
+    # a third; so two equal wanted eigenvalues, whether or not a third copy
+    # exists, make "auto" run a block of k.
+    n, k = 800, 6
+    w_true = np.r_[
+        3.0, [2.0] * copies, 1.5 * 0.95 ** np.arange(n - 1 - copies)
+    ]
+    A = (_orthogonal(n) * w_true) @ _orthogonal(n).T
+    A = 0.5 * (A + A.T)
+    calls = _lanczos_calls(monkeypatch)
+    w, V = top_eigenpairs(A, k)
+    assert calls == [(2, True), (k, False)]
+    np.testing.assert_allclose(w, w_true[:k], rtol=1e-10)
+    np.testing.assert_allclose(A @ V, V * w, atol=1e-9)
+    # With k = 2 the block of two is a block of k: its answer stands.
+    calls.clear()
+    w, _ = top_eigenpairs(A, 2)
+    assert calls == [(2, True)]
+    np.testing.assert_allclose(w, w_true[:2], rtol=1e-10)
 
 
 @pytest.mark.parametrize("rank, k", [(3, 2), (5, 5), (12, 10)])
