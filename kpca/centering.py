@@ -126,6 +126,13 @@ class _CentredKernel:
     def grand_mean(self) -> float:
         return float(self.col_means.mean())
 
+    def _centre(self, Y: np.ndarray, Xt: np.ndarray) -> None:
+        """Turn ``Y = Xt K`` into ``Xt HKH`` in place (the class formula)."""
+        c, totals = self.col_means, Xt.sum(axis=1)
+        Y -= (Xt @ c)[:, None]
+        Y -= np.outer(totals, c)
+        Y += self.grand_mean * totals[:, None]
+
     def __rmatmul__(self, Xt: np.ndarray) -> np.ndarray:
         K = self._matrix()
         vector = Xt.ndim == 1
@@ -137,11 +144,7 @@ class _CentredKernel:
             Y = Y[:-1]
         else:
             Y = rows_times(X2, K)
-        c, g = self.col_means, self.grand_mean
-        totals = X2.sum(axis=1)
-        Y -= (X2 @ c)[:, None]
-        Y -= np.outer(totals, c)
-        Y += g * totals[:, None]
+        self._centre(Y, X2)
         return Y[0] if vector else Y
 
     def __matmul__(self, X: np.ndarray) -> np.ndarray:
@@ -154,12 +157,9 @@ class _CentredKernel:
             if self._col_means is None:
                 # K is symmetric: its column means are K 1 / n.
                 self._col_means = (K @ np.ones(K.shape[0])) / K.shape[0]
-            c, g, total = self.col_means, self.grand_mean, float(X.sum())
-            y = K @ X
-            y -= float(c @ X)
-            y -= total * c
-            y += g * total
-            return y
+            y = (K @ X)[None, :]
+            self._centre(y, X[None, :])
+            return y[0]
         # HKH is symmetric: its products with columns are the transposed
         # products with rows.
         return (np.ascontiguousarray(X.T) @ self).T
