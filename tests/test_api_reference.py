@@ -31,9 +31,9 @@ def test_every_public_submodule_and_its_all_is_documented():
     _, modules = claims_api.layout()
     names = {m.name for m in modules}
     for name in (
-        "datasets",
-        "plotting",
-        "symbolic",
+        "book.datasets",
+        "book.plotting",
+        "book.symbolic",
         "preimage",
         "feature_maps",
     ):
