@@ -69,6 +69,7 @@ chromium:
 # and the intro link to it.
 book: html pdf
 	cp $(PDF) $(HTML)/$(notdir $(PDF))
+	rm -rf $(HTML)/pdf && cp -r $(dir $(PDF))pdf $(HTML)/pdf
 	@echo
 	@echo "The book is at $(CURDIR)/$(HTML)/index.html (PDF: $(PDF))"
 
@@ -111,6 +112,7 @@ test: $(STAMP) chromium
 	@start=$$(date +%s); python tools/build_pdf.py --html $(HTML) --out $(PDF); \
 	    echo "PDF built in $$(( $$(date +%s) - start )) s"
 	cp $(PDF) $(HTML)/$(notdir $(PDF))
+	rm -rf $(HTML)/pdf && cp -r $(dir $(PDF))pdf $(HTML)/pdf
 	@echo "==> [7/8] every built page in Chromium at 390 and 1280 px, light and dark"
 	@echo "    (math, images, links, no network, layout, menus, axe-core); the PDF"
 	pytest -n 2 tests/browser -p no:cacheprovider \
