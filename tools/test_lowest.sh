@@ -2,9 +2,11 @@
 # The package's unit tests against the lowest versions of its dependencies
 # that pyproject.toml declares (make test-lowest).
 #
-# A fresh virtual environment gets exactly numpy==<floor>, scipy==<floor>
-# and threadpoolctl==<floor>, read from [project] dependencies, plus the test
-# tools, and runs the package tests (tests/package; LOWEST_TESTS overrides).
+# A fresh virtual environment (.venv-lowest; LOWEST_VENV overrides) gets
+# exactly numpy==<floor>, scipy==<floor> and threadpoolctl==<floor>, read
+# from [project] dependencies, plus the `test` extra, and runs the package
+# tests (tests/package; LOWEST_TESTS overrides) with the Python that runs
+# this script (PYTHON overrides; use the lowest one requires-python allows).
 # It fails if pip installed anything but the floors, so a floor that no
 # longer installs, or that the tests reject, is caught here.
 set -euo pipefail
@@ -33,10 +35,10 @@ echo "lowest declared versions: ${PINS[*]}"
 
 "$PYTHON" -m venv --clear "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-# The floors are pinned; the test tools take whatever release fits them.
-"$VENV/bin/python" -m pip install --quiet "${PINS[@]}" pytest hypothesis \
-    "scikit-learn>=1.6"
-"$VENV/bin/python" -m pip install --quiet --no-deps -e .
+# The package with its `test` extra, and the floors pinned: the extra's tools
+# (pytest, hypothesis, scikit-learn, pandas) take whatever release fits them,
+# so this also checks that `pip install "kpca[test]"` works at the floors.
+"$VENV/bin/python" -m pip install --quiet "${PINS[@]}" -e ".[test]"
 
 # pip must not have moved a floor to satisfy the test tools.
 "$VENV/bin/python" - "${PINS[@]}" <<'PY'
@@ -51,7 +53,8 @@ for pin in sys.argv[1:]:
     padded = [tuple(map(int, v.split("."))) + (0,) * 3 for v in (got, wanted)]
     if padded[0][:3] != padded[1][:3]:
         raise SystemExit(f"{name} {got} installed, but the floor is {wanted}")
-print(f"  scikit-learn {version('scikit-learn')} (for the estimator checks)")
+for tool in ("scikit-learn", "pandas", "pytest"):
+    print(f"  {tool} {version(tool)} (test extra)")
 PY
 
 "$VENV/bin/python" -m pytest $TESTS -p no:cacheprovider -q

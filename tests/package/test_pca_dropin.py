@@ -253,7 +253,7 @@ def test_probabilistic_pca_against_scikit_learn(k):
 
 def test_score_is_the_maximum_likelihood_of_tipping_and_bishop():
     X = _low_rank_plus_noise(12, n=200, d=10, rank=3)
-    n, d, k = 200, 10, 3
+    d, k = 10, 3
     ours = kpca.PCA(k).fit(X)
     lam = np.linalg.eigvalsh(np.cov(X, rowvar=False, bias=True))[::-1]
     sigma2 = lam[k:].mean()
