@@ -99,7 +99,7 @@ def _wrap_output(method):
             Z, index=index, columns=self.get_feature_names_out()
         )
 
-    wrapped._kpca_wraps_output = True  # type: ignore[attr-defined]
+    wrapped._kpca_wraps_output = True
     return wrapped
 
 
@@ -193,9 +193,10 @@ class BaseEstimator:
 
         Returns
         -------
-        ndarray of str objects, shape (n_components_,)
-            ``["pca0", "pca1", ...]`` for :class:`~kpca.PCA`, as
-            scikit-learn names its own transformers' outputs.
+        ndarray of str objects, shape (n_outputs,)
+            ``["pca0", "pca1", ...]`` for :class:`~kpca.PCA`, one name per
+            output column (``n_components_`` of them), as scikit-learn
+            names its own transformers' outputs.
 
         Examples
         --------

@@ -93,10 +93,10 @@ def _tiled(
     shift = None
     if translation_invariant:
         shift = np.asarray(X.mean(axis=0)).ravel().astype(dtype)
-    X = _Rows(X, shift)
-    columns = X if Y is None else _Rows(Y, shift)
-    n, m = X.shape[0], columns.shape[0]
-    sq_x = X.squared_norms()
+    rows = _Rows(X, shift)
+    columns = rows if Y is None else _Rows(Y, shift)
+    n, m = rows.shape[0], columns.shape[0]
+    sq_x = rows.squared_norms()
     sq_y = sq_x if symmetric else columns.squared_norms()
     K = np.empty((n, m), dtype=dtype)
 
@@ -104,7 +104,7 @@ def _tiled(
         # One row panel, tile by tile: each tile's product and element-wise
         # part stay in cache, and the temporaries are a tile, not a panel.
         i1 = min(i0 + _TILE, n)
-        Xi = X[i0:i1]
+        Xi = rows[i0:i1]
         for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
             diagonal = symmetric and j0 == i0

@@ -256,18 +256,25 @@ class PCA(BaseEstimator):
     PCA(n_components=1)
 
     The variances divide by :math:`n = 5`; scikit-learn's divide by
-    :math:`n - 1 = 4`:
+    :math:`n - 1 = 4`, so its ``explained_variance_`` is this one times
+    :math:`n/(n-1)`:
 
+    >>> pca.explained_variance_.round(4)
+    array([5.0081])
     >>> n = pca.n_samples_
     >>> (pca.explained_variance_ * n / (n - 1)).round(4)
-    array([4.9682])
+    array([6.2601])
 
-    A share of the variance chooses :math:`k`, and the noise variance is
-    the mean of the discarded eigenvalue of :math:`C`:
+    A share of the variance chooses :math:`k`; the noise variance of the
+    probabilistic model is the discarded eigenvalue of :math:`C` (there is
+    one, :math:`d - k = 1`):
 
     >>> pca = PCA(n_components=0.99).fit(X)
     >>> pca.n_components_, round(pca.noise_variance_, 4)
-    (1, 0.025)
+    (1, 0.0319)
+    >>> bool(np.isclose(pca.noise_variance_,
+    ...                 pca.total_variance_ - pca.explained_variance_[0]))
+    True
     """
 
     _keeps_float32 = True
@@ -704,7 +711,7 @@ def _parse_n_components(value: Any, n: int, d: int) -> tuple[Any, str]:
             f"got {value!r}"
         )
     if isinstance(value, numbers.Integral):
-        if not 1 <= value <= min(n, d):
+        if not 1 <= int(value) <= min(n, d):
             raise ValueError(
                 f"n_components must be between 1 and {min(n, d)} for this "
                 f"data, got {value}"
@@ -792,9 +799,8 @@ class _CentredData:
                 totals = totals / self.scale**2
             self.total = float(np.sum(np.maximum(totals, 0.0)))
         else:
-            self.total = float(
-                np.einsum("ij,ij->", self._Xc, self._Xc, dtype=np.float64)
-            )
+            Xc = self.centred()
+            self.total = float(np.einsum("ij,ij->", Xc, Xc, dtype=float))
 
     @property
     def shape(self) -> tuple[int, int]:

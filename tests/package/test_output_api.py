@@ -104,7 +104,9 @@ def test_set_output_pandas(name):
         model.set_output(transform="default")
         assert isinstance(model.transform(X), np.ndarray)
     # clone keeps the choice, as scikit-learn's clone does.
-    assert clone(ESTIMATORS[name]().set_output(transform="pandas"))._sklearn_output_config == {"transform": "pandas"}
+    assert clone(
+        ESTIMATORS[name]().set_output(transform="pandas")
+    )._sklearn_output_config == {"transform": "pandas"}
 
 
 def test_set_output_in_a_pipeline_like_scikit_learn():
@@ -115,7 +117,9 @@ def test_set_output_in_a_pipeline_like_scikit_learn():
     Z_ref = theirs.set_output(transform="pandas").fit_transform(X)
     assert Z.columns.tolist() == Z_ref.columns.tolist() == ["pca0", "pca1"]
     signs = np.sign(np.sum(Z.to_numpy() * Z_ref.to_numpy(), axis=0))
-    np.testing.assert_allclose(Z.to_numpy() * signs, Z_ref.to_numpy(), atol=1e-9)
+    np.testing.assert_allclose(
+        Z.to_numpy() * signs, Z_ref.to_numpy(), atol=1e-9
+    )
 
 
 def test_set_output_rejects_unknown_containers():
@@ -155,9 +159,7 @@ def test_float32_rank_cut_drops_round_off_eigenvalues():
     # A rank-2 linear kernel: in float32 its zero eigenvalues come out at
     # about 1e-7 of the trace, and must not become components.
     rng = np.random.default_rng(3)
-    X = (rng.normal(size=(80, 2)) @ rng.normal(size=(2, 6))).astype(
-        np.float32
-    )
+    X = (rng.normal(size=(80, 2)) @ rng.normal(size=(2, 6))).astype(np.float32)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         model = kpca.KernelPCA(kernel="linear").fit(X)
@@ -178,7 +180,9 @@ def _sparse_data(seed=4):
         lambda: kpca.KernelPCA(3, kernel="polynomial", degree=2),
         lambda: kpca.KernelPCA(3, sigma=1.5),
         lambda: kpca.NystroemKernelPCA(3, sigma=1.5, n_landmarks=30),
-        lambda: kpca.RandomFourierKernelPCA(3, sigma=1.5, n_random_features=40),
+        lambda: kpca.RandomFourierKernelPCA(
+            3, sigma=1.5, n_random_features=40
+        ),
         lambda: kpca.ClassicalMDS(3),
         lambda: kpca.PCA(3),
     ],
