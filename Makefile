@@ -122,7 +122,8 @@ test: $(STAMP) chromium
 
 # The package tests against the lowest numpy, scipy and threadpoolctl that
 # pyproject.toml declares, in their own venv (.venv-lowest, made afresh each
-# time): 2 min 40 s on the shared 2-core machine, 17 s of it the tests.
+# time): 2.5 to 5 min on the shared 2-core machine, most of it pip
+# (23 s of CPU in all); the tests themselves take 17-34 s.
 test-lowest:
 	bash tools/test_lowest.sh
 
