@@ -196,6 +196,9 @@ class _ChunkedFeaturePCA(BaseEstimator):
             chunks, or any iterable of chunks.  A one-shot iterator (a
             generator) is read once, which is enough unless the feature map
             itself needs a pass over the data (sampled Nyström landmarks).
+            A ``scipy.sparse`` matrix is read in dense chunks.  The work is
+            in float64 (its memory is a chunk's); ``transform`` returns
+            float32 scores for float32 data.
         y : ignored
 
         Returns

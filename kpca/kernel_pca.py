@@ -213,7 +213,10 @@ class KernelPCA(BaseEstimator):
         ----------
         X : array_like, shape (n_samples, n_features) or (n_samples, n_samples)
             Training data, or the training kernel matrix when
-            ``kernel="precomputed"``.
+            ``kernel="precomputed"``.  A ``scipy.sparse`` matrix is accepted
+            with the named kernels (through sparse products); float32 data
+            give a float32 kernel matrix, half the memory, solved to a
+            :math:`10^{-5}` relative residual, and float32 scores.
         y : None
             Ignored; present for the scikit-learn protocol.
 
@@ -410,8 +413,10 @@ def _above_float32_roundoff(
     r"""How many eigenvalues stand out of a float32 kernel matrix's round-off.
 
     Rounding K to float32 moves each eigenvalue by at most
-    :math:`\varepsilon_{32}\lVert K\rVert_F \le \varepsilon_{32}
-    \operatorname{tr} K` (Weyl); smaller ones are not kept.
+    :math:`\varepsilon_{32}\lVert K\rVert_F` (Weyl), which is at most
+    :math:`\varepsilon_{32}\operatorname{tr} K` for a positive
+    semidefinite K; smaller eigenvalues are not kept.  (For an indefinite
+    kernel the trace can understate :math:`\lVert K\rVert_F`.)
     """
     if dtype != np.float32:
         return keep

@@ -177,6 +177,10 @@ class ClassicalMDS(BaseEstimator):
         ----------
         X : array_like, shape (n_samples, n_features) or (n_samples, n_samples)
             Data, or the dissimilarities when ``metric="precomputed"``.
+            Data may be a ``scipy.sparse`` matrix; the work is in float64
+            whatever the input (float32 round-off would make Euclidean
+            distances look non-Euclidean), and ``fit_transform`` returns
+            float32 for float32 data.
         y : None
             Ignored; present for the scikit-learn protocol.
 
