@@ -155,6 +155,10 @@ def rst(package: str = PACKAGE) -> list[str]:
             lines.append(f".. {directive}:: {path}")
             if directive in ("autoclass", "autoexception"):
                 lines.append("   :members:")
+            if directive == "autoclass":
+                # The estimators' shared methods (get_params, set_output,
+                # get_feature_names_out) live in the private kpca._base.
+                lines.append("   :inherited-members:")
             lines.append("")
     return lines
 

@@ -40,11 +40,13 @@ class KernelFunction(Protocol):
     def __call__(self, X: Any, Y: Any = None) -> np.ndarray: ...
 
 
-def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
-    X = check_array(X, "X")
+def _pair(X, Y, *, sparse: bool = True) -> tuple[Any, Any]:
+    # float32 data give a float32 kernel matrix (half the memory), and
+    # scipy.sparse data are multiplied as they are, a dense tile at a time.
+    X = check_array(X, "X", keep_float32=True, accept_sparse=sparse)
     if Y is None:
         return X, None
-    Y = check_array(Y, "Y")
+    Y = check_array(Y, "Y", keep_float32=True, accept_sparse=sparse)
     if Y.shape[1] != X.shape[1]:
         raise ValueError(
             f"Y has {Y.shape[1]} features but X has {X.shape[1]}: both must have the same number of columns"
@@ -87,21 +89,22 @@ def _tiled(
     ``X``, so that points far from the origin lose no digits.
     """
     symmetric = Y is None
+    dtype = X.dtype if Y is None else np.result_type(X.dtype, Y.dtype)
+    shift = None
     if translation_invariant:
-        shift = X.mean(axis=0)
-        X = X - shift
-        Y = None if Y is None else Y - shift
-    columns = X if Y is None else Y
-    n, m = X.shape[0], columns.shape[0]
-    sq_x = np.einsum("ij,ij->i", X, X)
-    sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
-    K = np.empty((n, m))
+        shift = np.asarray(X.mean(axis=0)).ravel().astype(dtype)
+    rows = _Rows(X, shift)
+    columns = rows if Y is None else _Rows(Y, shift)
+    n, m = rows.shape[0], columns.shape[0]
+    sq_x = rows.squared_norms()
+    sq_y = sq_x if symmetric else columns.squared_norms()
+    K = np.empty((n, m), dtype=dtype)
 
     def panel(i0: int) -> None:
         # One row panel, tile by tile: each tile's product and element-wise
         # part stay in cache, and the temporaries are a tile, not a panel.
         i1 = min(i0 + _TILE, n)
-        Xi = X[i0:i1]
+        Xi = rows[i0:i1]
         for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
             diagonal = symmetric and j0 == i0
@@ -138,6 +141,40 @@ def _tiled(
             for future in [pool.submit(panel, i0) for i0 in panels]:
                 future.result()
     return K
+
+
+class _Rows:
+    """Row blocks of a dense or sparse matrix, shifted by ``shift`` when given.
+
+    A dense matrix is shifted once, up front; a sparse one keeps its
+    sparsity and each block is made dense (and shifted) when it is read.
+    """
+
+    def __init__(self, M: Any, shift: np.ndarray | None) -> None:
+        self.sparse = hasattr(M, "toarray")
+        self.shift = shift if self.sparse else None
+        if not self.sparse and shift is not None:
+            M = M - shift
+        self.M = M
+        self.shape = M.shape
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        block = self.M[rows]
+        if not self.sparse:
+            return block
+        block = block.toarray()
+        if self.shift is not None:
+            block -= self.shift
+        return block
+
+    def squared_norms(self) -> np.ndarray:
+        if not self.sparse:
+            return np.einsum("ij,ij->i", self.M, self.M)
+        parts = []
+        for start in range(0, self.shape[0], _TILE):
+            block = self[start : start + _TILE]
+            parts.append(np.einsum("ij,ij->i", block, block))
+        return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def _to_squared_distances(
@@ -362,7 +399,7 @@ def make_kernel(
     if callable(kernel):
 
         def k(X, Y=None, _f=kernel):
-            X, Y = _pair(X, Y)
+            X, Y = _pair(X, Y, sparse=False)
             out = check_array(_f(X, X if Y is None else Y), "kernel(X, Y)")
             expected = (X.shape[0], (X if Y is None else Y).shape[0])
             if out.shape != expected:

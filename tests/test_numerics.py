@@ -82,16 +82,16 @@ def _ill_conditioned(rng, n=200, d=8, smallest=3e-5):
     return (U * s) @ V.T, s
 
 
-@pytest.mark.parametrize("solver", ["svd", "covariance", "gram", "auto"])
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "gram", "auto"])
 def test_pca_solver_accuracy_on_ill_conditioned_data(rng, solver):
     # The documented bounds: eps * s1 / s_i for the SVD, eps * (s1 / s_i)^2
     # for the routes that form X^T X or X X^T, with a safety factor.
     X, s = _ill_conditioned(rng)
-    got = kpca.PCA(solver=solver).fit(X).singular_values_
+    got = kpca.PCA(svd_solver=solver).fit(X).singular_values_
     relative = np.abs(got - s) / s
     eps = np.finfo(float).eps
     # Here n = 200 >= 10 d, so "auto" takes the covariance route.
-    squares = solver in ("covariance", "gram", "auto")
+    squares = solver in ("covariance_eigh", "gram", "auto")
     bound = 100 * eps * (s[0] / s) ** (2 if squares else 1)
     assert np.all(relative <= bound), (relative, bound)
 
@@ -99,10 +99,10 @@ def test_pca_solver_accuracy_on_ill_conditioned_data(rng, solver):
 def test_pca_auto_uses_the_svd_for_wide_or_short_data(rng):
     # n = 200 < 10 d: "auto" takes the SVD, accurate to eps * s1 / s_i.
     X, s = _ill_conditioned(rng, n=60, d=8, smallest=1e-6)
-    auto = kpca.PCA(solver="auto").fit(X).singular_values_
-    svd = kpca.PCA(solver="svd").fit(X).singular_values_
+    auto = kpca.PCA(svd_solver="auto").fit(X).singular_values_
+    svd = kpca.PCA(svd_solver="full").fit(X).singular_values_
     np.testing.assert_array_equal(auto, svd)
-    cov = kpca.PCA(solver="covariance").fit(X).singular_values_
+    cov = kpca.PCA(svd_solver="covariance_eigh").fit(X).singular_values_
     assert abs(cov[-1] - s[-1]) / s[-1] > abs(svd[-1] - s[-1]) / s[-1]
 
 
