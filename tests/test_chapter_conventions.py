@@ -127,8 +127,15 @@ def test_no_stored_output_prints_round_off(path):
         )
 
 
+#: Files that must state the repository URL themselves: the package's
+#: metadata and its description on the package index cannot read _config.yml.
+URL_ALSO_IN = {"pyproject.toml", "README-package.md"}
+
+
 def test_repository_url_is_written_in_one_place():
     # _config.yml holds it; the chapters' install cells are generated from it.
+    # The package metadata repeats it, and test_package_urls_are_the_books
+    # checks that it repeats the same one.
     import subprocess
 
     url = install_cell_source().rsplit("git+", 1)[1].rstrip('"')
@@ -142,7 +149,7 @@ def test_repository_url_is_written_in_one_place():
     holders = []
     for name in files:
         path = ROOT / name
-        if name == "_config.yml" or not path.is_file():
+        if name == "_config.yml" or name in URL_ALSO_IN or not path.is_file():
             continue
         text = path.read_text(errors="ignore")
         if name.endswith(".ipynb"):
@@ -152,6 +159,18 @@ def test_repository_url_is_written_in_one_place():
         if url in text:
             holders.append(name)
     assert not holders, f"the repository URL is repeated in {holders}"
+
+
+def test_package_urls_are_the_books():
+    import tomllib
+
+    url = install_cell_source().rsplit("git+", 1)[1].rstrip('"')
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    urls = project["urls"].values()
+    assert urls and all(u == url or u.startswith(url + "/") for u in urls)
+    readme = (ROOT / "README-package.md").read_text()
+    found = set(re.findall(r"https://github\.com/[^\s\">)]+", readme))
+    assert found and all(u == url or u.startswith(url + "/") for u in found)
 
 
 FOLDED = ("hide-input", "hide-cell", "remove-input", "remove-cell")
