@@ -149,6 +149,38 @@ def normalising_scale(eigenvalue):
     return u_norm2, alpha_norm2, sp.solve(sp.Eq(u_norm2, 1), t)
 
 
+def gap_in_words(a, b, tol: float = 1e-10, *, up_to_sign: bool = False) -> str:
+    """How far apart two arrays are, in words that round-off does not change.
+
+    The gap is the largest entrywise difference relative to the largest
+    entry of ``b``.  Below ``tol`` the answer is ``"equal to <tol>"``, a
+    bound, so that another CPU or BLAS prints the same; above it the gap
+    itself, to two digits.  With ``up_to_sign`` each column of ``a`` is
+    first given the sign that matches it best with the same column of ``b``
+    (eigenvectors and scores are defined up to sign).
+
+    >>> import numpy as np
+    >>> gap_in_words(np.eye(2), np.eye(2) + 1e-14)
+    'equal to 1e-10'
+    >>> gap_in_words(np.eye(2), np.eye(2) + 1e-14, 1e-9)
+    'equal to 1e-9'
+    >>> gap_in_words(-np.eye(2), np.eye(2), up_to_sign=True)
+    'equal to 1e-10'
+    >>> gap_in_words(np.zeros(2), np.ones(2))
+    'differ by 1 (relative)'
+    """
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if up_to_sign:
+        signs = np.sign(np.sum(a * b, axis=0))
+        a = a * np.where(signs == 0, 1.0, signs)
+    gap = float(np.abs(a - b).max() / max(float(np.abs(b).max()), 1e-300))
+    if gap < tol:
+        return "equal to " + f"{tol:.0e}".replace("e-0", "e-")
+    return f"differ by {gap:.2g} (relative)"
+
+
 def max_subspace_angle(A, B) -> float:
     """Largest principal angle, in radians, between the column spans of A, B.
 
