@@ -18,6 +18,17 @@ import numpy as np
 # -- Chapters 10-14: limits of kernel PCA, MDS, kernel PCA at scale --------
 
 
+def report(message: str, width: int = 60) -> None:
+    """Print what a check verified, reflowed to ``width`` columns.
+
+    Line breaks in ``message`` are ignored, so the output fits a phone's
+    column (about 60 characters of code font) whatever the source layout.
+    """
+    import textwrap
+
+    print(textwrap.fill(" ".join(message.split()), width))
+
+
 def double_centring_residual(scale=None):
     """``scale * H D H - (HX)(HX)^T`` for a symbolic number of points.
 
