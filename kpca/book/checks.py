@@ -23,6 +23,11 @@ def report(message: str, width: int = 60) -> None:
 
     Line breaks in ``message`` are ignored, so the output fits a phone's
     column (about 60 characters of code font) whatever the source layout.
+
+    Examples
+    --------
+    >>> report("checked:   spaces    collapse")
+    checked: spaces collapse
     """
     import textwrap
 
@@ -47,6 +52,11 @@ def double_centring_residual(scale=None):
     sympy matrix expression
         The expanded and simplified residual (``ZeroMatrix(n, n)`` exactly
         when SymPy proves it zero).
+
+    Examples
+    --------
+    >>> is_zero_matrix(double_centring_residual())
+    True
     """
     import sympy as sp
 
@@ -64,7 +74,14 @@ def double_centring_residual(scale=None):
 
 
 def is_zero_matrix(expr) -> bool:
-    """Whether SymPy reduced a matrix expression to a zero matrix."""
+    """Whether SymPy reduced a matrix expression to a zero matrix.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> is_zero_matrix(sp.ZeroMatrix(2, 2)), is_zero_matrix(sp.Identity(2))
+    (True, False)
+    """
     import sympy as sp
 
     return isinstance(expr, sp.ZeroMatrix) or expr == sp.ZeroMatrix(
@@ -82,6 +99,13 @@ def vanishes(expr, equal_products=()) -> bool:
         1 x 1 products that are equal although SymPy does not know it (such
         as ``s^T 1`` and ``1^T s``); each ``a`` is replaced by ``b`` before
         the final expansion.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> A = sp.MatrixSymbol("A", 3, 3)
+    >>> vanishes(A * sp.Identity(3) - A), vanishes(A.T - A)
+    (True, False)
     """
     import sympy as sp
 
@@ -97,6 +121,13 @@ def gaussian_expansion_residual(second_order):
     Returns the simplified difference between SymPy's series at
     ``sigma -> oo`` (truncated) and ``second_order``, an expression in the
     symbols ``t`` and ``sigma`` (both positive); 0 when the claim is right.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> t, s = sp.symbols("t sigma", positive=True)
+    >>> gaussian_expansion_residual(1 - t / (2 * s**2) + t**2 / (8 * s**4))
+    0
     """
     import sympy as sp
 
@@ -115,6 +146,11 @@ def rff_variance_residual(variance):
     given as a function of the SymPy symbol ``k``.  Zero (after
     simplification) when ``variance`` is the variance of one feature
     product.
+
+    Examples
+    --------
+    >>> rff_variance_residual(lambda k: 1 + k**4 / 2 - k**2)
+    0
     """
     import sympy as sp
 
@@ -149,6 +185,16 @@ def gittens_failure_rate(
     -------
     (rate, largest) : the fraction of draws above ``bound`` and the largest
         value of ``||Omega_1^+||_2^2`` seen.
+
+    Examples
+    --------
+    With all the rows, ``Omega_1`` has orthonormal rows and the norm is 1:
+
+    >>> import numpy as np
+    >>> U1 = np.linalg.qr(np.random.default_rng(0).normal(size=(20, 2)))[0]
+    >>> rate, largest = gittens_failure_rate(U1, 20, 1.5, n_draws=3)
+    >>> rate, round(largest, 6)
+    (0.0, 1.0)
     """
     rng = np.random.default_rng(random_state)
     n, k = U1.shape
@@ -161,7 +207,13 @@ def gittens_failure_rate(
 
 
 def loglog_slope(sizes, values) -> float:
-    """Least-squares slope of ``log(values)`` against ``log(sizes)``."""
+    """Least-squares slope of ``log(values)`` against ``log(sizes)``.
+
+    Examples
+    --------
+    >>> round(loglog_slope([10, 20, 40], [3, 12, 48]), 6)
+    2.0
+    """
     return float(np.polyfit(np.log(sizes), np.log(values), 1)[0])
 
 
@@ -170,6 +222,12 @@ def loewner_gap(A, B) -> float:
 
     Non-negative (up to round-off) exactly when ``B`` lies below ``A`` in the
     Loewner order, ``B <= A``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> loewner_gap(np.eye(2), np.diag([0.5, 1.0])), loewner_gap(np.eye(2), 2 * np.eye(2))
+    (0.0, -1.0)
     """
     A, B = np.asarray(A, dtype=float), np.asarray(B, dtype=float)
     return float(np.linalg.eigvalsh(A - B)[0] / np.linalg.eigvalsh(A)[-1])
@@ -182,6 +240,11 @@ def charpoly_identity_residual(D: int, N: int, extra_power: int = 0):
     (N x N) and ``X X^T`` (D x D) for a matrix ``X`` of independent symbols;
     the theorem says that the expanded residual is 0 for ``extra = 0``.
     An instance check: one pair of sizes, every entry symbolic.
+
+    Examples
+    --------
+    >>> charpoly_identity_residual(2, 3), charpoly_identity_residual(2, 3, 1) == 0
+    (0, False)
     """
     import sympy as sp
 
@@ -195,7 +258,18 @@ def charpoly_identity_residual(D: int, N: int, extra_power: int = 0):
 
 
 def mds_reconstruction_error(D, coordinates) -> float:
-    """Largest |distance between rows of ``coordinates`` - ``D``| over ``max D``."""
+    """Largest error of the distances between the rows of ``coordinates``.
+
+    The largest absolute difference from the table ``D``, divided by the
+    largest entry of ``D``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.array([[0.0, 2.0], [2.0, 0.0]])
+    >>> mds_reconstruction_error(D, np.array([[0.0], [2.0]]))
+    0.0
+    """
     diff = coordinates[:, None, :] - coordinates[None, :, :]
     fitted = np.sqrt(np.sum(diff**2, axis=-1))
     return float(np.abs(fitted - D).max() / np.abs(D).max())
