@@ -8,6 +8,7 @@ checks        the reusable checks of claims (shared with the tests)
 datasets      rings, moons, circle points, R's eurodist, stored benchmark results
 plotting      the book's figure style and the plots several chapters share
 symbolic      sympy helpers for the symbolic claims
+checks        the checks of the claims, shared by chapters and negative controls
 
 A chapter imports the library and the helpers side by side::
 
