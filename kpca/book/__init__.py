@@ -7,6 +7,7 @@ module loads on first use:
 datasets      rings, moons, circle points, R's eurodist, stored benchmark results
 plotting      the book's figure style and the plots several chapters share
 symbolic      sympy helpers for the symbolic claims
+checks        checks of claims shared by the chapters and their negative controls
 
 A chapter imports the library and the helpers side by side::
 
@@ -17,7 +18,7 @@ A chapter imports the library and the helpers side by side::
     X, y = book.datasets.rings()
 """
 
-_LAZY_SUBMODULES = ("datasets", "plotting", "symbolic")
+_LAZY_SUBMODULES = ("checks", "datasets", "plotting", "symbolic")
 
 
 def __getattr__(name: str):

@@ -378,7 +378,8 @@ def scatter_matrix(
                     transform=ax.transAxes,
                     va="top",
                     ha="left",
-                    fontsize=8,
+                    # as large as the legend's text: legible on a phone
+                    fontsize=plt.rcParams["legend.fontsize"],
                     bbox=dict(
                         facecolor="white", alpha=0.8, edgecolor="none", pad=1
                     ),

@@ -1,0 +1,168 @@
+"""Checks of the book's claims that the chapters and the tests share.
+
+A chapter proves a claim and then checks it in a folded check cell; the check
+is a function here, so that the test suite can apply the *same* function to a
+deliberately wrong formula and see it fail (a negative control: a check that
+cannot fail checks nothing).  Each function returns a bool and leaves the
+asserting to its caller.
+
+The functions are grouped by chapter, one block per group of chapters.
+sympy is imported inside the functions, so importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+
+# --- Chapters 1-5 (PCA, its two derivations, its uses, the Gram matrix) ---
+
+__all__ += [
+    "is_symbolic_eigenpair",
+    "covariance_is_half_variance_derivative",
+    "gradient_of_quadratic_form_matches",
+    "standardised_moments",
+]
+
+
+def is_symbolic_eigenpair(matrix, vector, value) -> bool:
+    r"""Whether ``matrix @ vector == value * vector`` holds identically.
+
+    The residual :math:`Mv - \lambda v` is simplified entry by entry; the
+    check holds for every value of the symbols in it.
+
+    Parameters
+    ----------
+    matrix : sympy.Matrix, shape (d, d)
+    vector : sympy.Matrix, shape (d, 1)
+    value : sympy expression
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> r = sp.Symbol("r", real=True)
+    >>> C = sp.Matrix([[1, r], [r, 1]])
+    >>> is_symbolic_eigenpair(C, sp.Matrix([1, 1]), 1 + r)
+    True
+    >>> is_symbolic_eigenpair(C, sp.Matrix([1, 1]), 1 - r)
+    False
+    """
+    import sympy
+
+    residual = matrix * vector - value * vector
+    return all(sympy.simplify(entry) == 0 for entry in residual)
+
+
+def covariance_is_half_variance_derivative(matrix, theta, perp=None) -> bool:
+    r"""Whether :math:`g(\theta) = \tfrac12 f'(\theta)` holds identically.
+
+    With :math:`u(\theta) = (\cos\theta, \sin\theta)^\top`,
+    :math:`f(\theta) = u^\top C u` is the variance of the first rotated
+    coordinate and :math:`g(\theta) = u^\top C u^\perp` the covariance of the
+    two rotated coordinates (chapter 1, eq-ch01-two-routes).  The identity
+    holds for every symmetric :math:`2\times2` matrix :math:`C`.
+
+    Parameters
+    ----------
+    matrix : sympy.Matrix, shape (2, 2)
+        :math:`C`, usually with symbolic entries.
+    theta : sympy.Symbol
+        The angle.
+    perp : sympy.Matrix, shape (2, 1), optional
+        The second axis; default :math:`u^\perp = (-\sin\theta,
+        \cos\theta)^\top`.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, c, e, t = sp.symbols("a b c e theta", real=True)
+    >>> covariance_is_half_variance_derivative(sp.Matrix([[a, b], [b, c]]), t)
+    True
+    >>> covariance_is_half_variance_derivative(sp.Matrix([[a, b], [e, c]]), t)
+    False
+    """
+    import sympy
+
+    u = sympy.Matrix([sympy.cos(theta), sympy.sin(theta)])
+    if perp is None:
+        perp = sympy.Matrix([-sympy.sin(theta), sympy.cos(theta)])
+    f = (u.T * matrix * u)[0, 0]
+    g = (u.T * matrix * perp)[0, 0]
+    return sympy.simplify(g - sympy.diff(f, theta) / 2) == 0
+
+
+def gradient_of_quadratic_form_matches(formula, dim: int = 3) -> bool:
+    r"""Whether ``formula(A, x)`` is the gradient of :math:`x^\top A x`.
+
+    An instance check, entry by entry: :math:`A` is a general (not
+    symmetric) ``dim`` x ``dim`` matrix of independent symbols and :math:`x`
+    a vector of symbols; the gradient is formed by differentiating the
+    expanded sum :math:`\sum_{ij} x_i A_{ij} x_j` with respect to each
+    :math:`x_k` separately, with no matrix-calculus rule involved.
+
+    Parameters
+    ----------
+    formula : callable
+        ``formula(A, x)`` returns the claimed gradient, a ``(dim, 1)``
+        sympy Matrix.
+    dim : int, default 3
+
+    Examples
+    --------
+    >>> gradient_of_quadratic_form_matches(lambda A, x: (A + A.T) * x)
+    True
+    >>> gradient_of_quadratic_form_matches(lambda A, x: 2 * A * x)
+    False
+    """
+    import sympy
+
+    from .symbolic import symbol_matrix, symbol_vector
+
+    A, x = symbol_matrix("a", dim, dim), symbol_vector("x", dim)
+    quadratic = sympy.expand(
+        sum(x[i] * A[i, j] * x[j] for i in range(dim) for j in range(dim))
+    )
+    gradient = sympy.Matrix([sympy.diff(quadratic, xk) for xk in x])
+    return sympy.expand(gradient - formula(A, x)) == sympy.zeros(dim, 1)
+
+
+def standardised_moments(divisor_of_variance, divisor_of_scale=None):
+    r"""Mean and variance of a standardised sample of symbolic size ``n``.
+
+    The sample :math:`x_1, \dots, x_n` (symbols, any ``n``) is centred and
+    divided by :math:`s = \sqrt{\sum_i (x_i - \bar x)^2 / q}` with ``q =
+    divisor_of_scale``; the function returns the mean and
+    :math:`\frac1p\sum_i y_i^2` with ``p = divisor_of_variance``, both
+    simplified.  Standardisation gives unit variance exactly when
+    :math:`p = q` (chapter 2, eq-ch02-unit-variance).
+
+    Parameters
+    ----------
+    divisor_of_variance : callable
+        ``n -> p``, e.g. ``lambda n: n``.
+    divisor_of_scale : callable, optional
+        ``n -> q``; default the same as ``divisor_of_variance``.
+
+    Returns
+    -------
+    (mean, variance) : sympy expressions in the symbol ``n``
+
+    Examples
+    --------
+    >>> standardised_moments(lambda n: n)
+    (0, 1)
+    >>> standardised_moments(lambda n: n, lambda n: n - 1)
+    (0, (n - 1)/n)
+    """
+    import sympy
+
+    n = sympy.Symbol("n", integer=True, positive=True)
+    i = sympy.Symbol("i", integer=True, positive=True)
+    x = sympy.IndexedBase("x", real=True)
+    q = (divisor_of_scale or divisor_of_variance)(n)
+    p = divisor_of_variance(n)
+    mean = sympy.Sum(x[i], (i, 1, n)) / n
+    squares = sympy.Sum((x[i] - mean) ** 2, (i, 1, n))
+    y = (x[i] - mean) / sympy.sqrt(squares / q)
+    first = sympy.simplify(sympy.Sum(y, (i, 1, n)).expand().doit() / n)
+    second = sympy.simplify(sympy.Sum(y**2, (i, 1, n)) / p)
+    return first, second
