@@ -8,6 +8,7 @@ datasets      rings, moons, circle points, R's eurodist, stored benchmark result
 plotting      the book's figure style and the plots several chapters share
 symbolic      sympy helpers for the symbolic claims
 checks        checks of claims shared by the chapters and their negative controls
+timing        best-of-n wall-clock timing for the cost illustrations
 
 A chapter imports the library and the helpers side by side::
 
@@ -18,7 +19,7 @@ A chapter imports the library and the helpers side by side::
     X, y = book.datasets.rings()
 """
 
-_LAZY_SUBMODULES = ("checks", "datasets", "plotting", "symbolic")
+_LAZY_SUBMODULES = ("checks", "datasets", "plotting", "symbolic", "timing")
 
 
 def __getattr__(name: str):

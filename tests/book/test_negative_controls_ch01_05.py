@@ -43,3 +43,35 @@ def test_covariance_is_half_the_derivative_of_the_variance():
     assert not checks.covariance_is_half_variance_derivative(
         symmetric, theta, perp=wrong_perp
     )
+
+
+# -- chapter 2 --------------------------------------------------------------
+
+
+def test_gradient_of_a_quadratic_form():
+    assert checks.gradient_of_quadratic_form_matches(
+        lambda A, x: (A + A.T) * x
+    )
+    assert checks.gradient_of_quadratic_form_matches(
+        lambda A, x: (A + A.T) * x, dim=2
+    )
+    # the symmetric-only answer, a transpose dropped, a factor lost
+    for wrong in (
+        lambda A, x: 2 * A * x,
+        lambda A, x: 2 * A.T * x,
+        lambda A, x: A * x,
+        lambda A, x: (A + A.T) * x / 2,
+    ):
+        assert not checks.gradient_of_quadratic_form_matches(wrong)
+
+
+def test_standardisation_gives_unit_variance_only_with_one_divisor():
+    n = sp.Symbol("n", integer=True, positive=True)
+    assert checks.standardised_moments(lambda m: m) == (0, 1)
+    assert checks.standardised_moments(lambda m: m - 1) == (0, 1)
+    mean, variance = checks.standardised_moments(lambda m: m, lambda m: m - 1)
+    assert mean == 0 and variance != 1
+    assert sp.simplify(variance - (n - 1) / n) == 0
+    # the check sees a mistaken scale (the variance in place of the sd)
+    _, wrong = checks.standardised_moments(lambda m: m, lambda m: m**2)
+    assert wrong != 1
