@@ -21,6 +21,7 @@ __all__ += [
     "covariance_is_half_variance_derivative",
     "gradient_of_quadratic_form_matches",
     "standardised_moments",
+    "no_plane_beats_the_candidate",
 ]
 
 
@@ -166,3 +167,40 @@ def standardised_moments(divisor_of_variance, divisor_of_scale=None):
     first = sympy.simplify(sympy.Sum(y, (i, 1, n)).expand().doit() / n)
     second = sympy.simplify(sympy.Sum(y**2, (i, 1, n)) / p)
     return first, second
+
+
+def no_plane_beats_the_candidate(X, candidate, planes) -> bool:
+    r"""Whether no subspace in ``planes`` reconstructs ``X`` better.
+
+    The reconstruction error of a subspace with orthonormal basis :math:`W`
+    is :math:`\lVert X - XWW^\top\rVert_F^2` (chapter 3,
+    eq-ch03-recon-error).  Eckart–Young says the top-:math:`k` principal
+    directions are never beaten; this instance check compares them with
+    given subspaces, e.g. many random ones.
+
+    Parameters
+    ----------
+    X : ndarray, shape (n, d)
+        Centred data, points as rows.
+    candidate : ndarray, shape (d, k)
+        Orthonormal basis of the subspace claimed to be optimal.
+    planes : iterable of ndarray, shape (d, k)
+        Orthonormal bases of the competitors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.diag([3.0, 2.0, 1.0])
+    >>> e = np.eye(3)
+    >>> no_plane_beats_the_candidate(X, e[:, :2], [e[:, 1:], e[:, ::2]])
+    True
+    >>> no_plane_beats_the_candidate(X, e[:, 1:], [e[:, :2]])
+    False
+    """
+    import numpy as np
+
+    def error(W):
+        return np.linalg.norm(X - X @ W @ W.T, "fro") ** 2
+
+    best = error(candidate)
+    return all(error(W) >= best for W in planes)

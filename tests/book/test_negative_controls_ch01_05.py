@@ -7,6 +7,7 @@ ones, which it must reject.  A check that accepted the wrong formula too
 would check nothing.
 """
 
+import numpy as np
 import sympy as sp
 
 from kpca.book import checks
@@ -75,3 +76,28 @@ def test_standardisation_gives_unit_variance_only_with_one_divisor():
     # the check sees a mistaken scale (the variance in place of the sd)
     _, wrong = checks.standardised_moments(lambda m: m, lambda m: m**2)
     assert wrong != 1
+
+
+# -- chapter 3 --------------------------------------------------------------
+
+
+def _standardised_iris():
+    from sklearn.datasets import load_iris
+
+    X = load_iris().data
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+def _random_planes(count, d=4, k=2, seed=2025):
+    rng = np.random.default_rng(seed)
+    return [np.linalg.qr(rng.normal(size=(d, k)))[0] for _ in range(count)]
+
+
+def test_no_random_plane_beats_the_principal_plane():
+    Xs = _standardised_iris()
+    U = np.linalg.svd(Xs, full_matrices=False)[2].T
+    planes = _random_planes(1000)
+    assert checks.no_plane_beats_the_candidate(Xs, U[:, :2], planes)
+    # wrong candidates: the planes of u_2, u_3 and of u_1, u_3
+    assert not checks.no_plane_beats_the_candidate(Xs, U[:, 1:3], planes)
+    assert not checks.no_plane_beats_the_candidate(Xs, U[:, [0, 2]], planes)
