@@ -265,7 +265,8 @@ def image_grid(
         else:
             ax.imshow(img, cmap=cmap)
         if titles is not None:
-            ax.set_title(titles[i], fontsize=8)
+            # as large as the legend text: legible on a phone
+            ax.set_title(titles[i], fontsize=plt.rcParams["legend.fontsize"])
     return fig
 
 
