@@ -22,6 +22,7 @@ __all__ += [
     "gradient_of_quadratic_form_matches",
     "standardised_moments",
     "no_plane_beats_the_candidate",
+    "root_of_unity_differs_from_one",
 ]
 
 
@@ -204,3 +205,36 @@ def no_plane_beats_the_candidate(X, candidate, planes) -> bool:
 
     best = error(candidate)
     return all(error(W) >= best for W in planes)
+
+
+def root_of_unity_differs_from_one(m: int, n) -> bool:
+    r"""Whether :math:`q_m=e^{2\pi im/n}\ne1` for every admissible ``n``.
+
+    :math:`q_m=1` exactly when the angle :math:`2\pi m/n` is a multiple of
+    :math:`2\pi`; for :math:`m\ge1` it suffices that the angle lies strictly
+    between :math:`0` and :math:`2\pi`, which sympy decides from the
+    assumptions on the symbols in ``n`` (chapter 5, ch05-prop-circle).
+
+    Parameters
+    ----------
+    m : int
+    n : sympy expression
+        The number of points, e.g. ``N + 3`` with ``N`` a non-negative
+        integer symbol.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> N = sp.Symbol("N", integer=True, nonnegative=True)
+    >>> root_of_unity_differs_from_one(2, N + 3)
+    True
+    >>> root_of_unity_differs_from_one(2, N + 2)  # n = 2 gives q_2 = 1
+    False
+    """
+    import sympy
+
+    angle = 2 * sympy.pi * m / n
+    inside = (
+        angle.is_positive and sympy.together(2 * sympy.pi - angle).is_positive
+    )
+    return bool(inside)

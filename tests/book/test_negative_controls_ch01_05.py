@@ -101,3 +101,17 @@ def test_no_random_plane_beats_the_principal_plane():
     # wrong candidates: the planes of u_2, u_3 and of u_1, u_3
     assert not checks.no_plane_beats_the_candidate(Xs, U[:, 1:3], planes)
     assert not checks.no_plane_beats_the_candidate(Xs, U[:, [0, 2]], planes)
+
+
+# -- chapter 5 --------------------------------------------------------------
+
+
+def test_roots_of_unity_in_the_circle_proof():
+    N = sp.Symbol("N", integer=True, nonnegative=True)
+    assert checks.root_of_unity_differs_from_one(1, N + 2)  # the mean
+    assert checks.root_of_unity_differs_from_one(2, N + 3)  # C = I/2
+    # wrong ranges of n: n = 1 for the mean, n = 2 for the covariance
+    assert not checks.root_of_unity_differs_from_one(1, N + 1)
+    assert not checks.root_of_unity_differs_from_one(2, N + 2)
+    # a fixed n where q_m = 1
+    assert not checks.root_of_unity_differs_from_one(3, sp.Integer(3))
