@@ -23,6 +23,7 @@ __all__ += [
     "standardised_moments",
     "no_plane_beats_the_candidate",
     "root_of_unity_differs_from_one",
+    "residuals_are_non_increasing",
 ]
 
 
@@ -238,3 +239,43 @@ def root_of_unity_differs_from_one(m: int, n) -> bool:
         angle.is_positive and sympy.together(2 * sympy.pi - angle).is_positive
     )
     return bool(inside)
+
+
+def residuals_are_non_increasing(X, mean, bases, tol: float = 1e-12) -> bool:
+    r"""Whether every row's residual falls (weakly) along ``bases``.
+
+    The residual of a point :math:`x` for an orthonormal basis :math:`W` is
+    :math:`\lVert(I-WW^\top)(x-\bar x)\rVert^2`.  For nested subspaces, such
+    as the spans of the first :math:`k` principal directions, it is
+    non-increasing in :math:`k` for every point, in the sample or not
+    (chapter 4, ch04-prop-residual-monotone); for subspaces that are not
+    nested it need not be.
+
+    Parameters
+    ----------
+    X : ndarray, shape (n, d)
+        Points as rows.
+    mean : ndarray, shape (d,)
+    bases : sequence of ndarray, shape (d, k)
+        Orthonormal bases, in the order of the sequence to test.
+    tol : float, default 1e-12
+        Allowed rise, relative to the largest squared norm of ``X - mean``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])
+    >>> e = np.eye(3)
+    >>> residuals_are_non_increasing(X, np.zeros(3), [e[:, :1], e[:, :2]])
+    True
+    >>> residuals_are_non_increasing(X, np.zeros(3), [e[:, :1], e[:, 1:2]])
+    False
+    """
+    import numpy as np
+
+    Y = np.asarray(X, dtype=float) - mean
+    scale = np.max(np.sum(Y**2, axis=1))
+    residuals = np.array(
+        [np.sum((Y - Y @ W @ W.T) ** 2, axis=1) for W in bases]
+    )
+    return bool(np.all(np.diff(residuals, axis=0) <= tol * scale))

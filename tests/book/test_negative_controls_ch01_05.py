@@ -115,3 +115,27 @@ def test_roots_of_unity_in_the_circle_proof():
     assert not checks.root_of_unity_differs_from_one(2, N + 2)
     # a fixed n where q_m = 1
     assert not checks.root_of_unity_differs_from_one(3, sp.Integer(3))
+
+
+# -- chapter 4 --------------------------------------------------------------
+
+
+def test_held_out_residuals_fall_only_along_nested_subspaces():
+    rng = np.random.default_rng(0)
+    train = rng.normal(size=(40, 12)) @ np.diag(np.linspace(3, 0.5, 12))
+    test = rng.normal(size=(10, 12)) @ np.diag(np.linspace(3, 0.5, 12))
+    mean = train.mean(axis=0)
+    U = np.linalg.svd(train - mean, full_matrices=False)[2].T
+    nested = [U[:, :k] for k in range(1, 12)]
+    assert checks.residuals_are_non_increasing(test, mean, nested)
+    assert checks.residuals_are_non_increasing(train, mean, nested)
+    # not nested: the k-th basis is the k least important directions
+    reversed_order = [U[:, -k:] for k in range(1, 12)]
+    swapped = [U[:, :1], U[:, 1:3], U[:, :2]]
+    assert not checks.residuals_are_non_increasing(test, mean, swapped)
+    assert checks.residuals_are_non_increasing(test, mean, reversed_order)
+    # a wrong "monotone" claim: the residuals of the reversed order, read
+    # backwards, rise
+    assert not checks.residuals_are_non_increasing(
+        test, mean, reversed_order[::-1]
+    )
