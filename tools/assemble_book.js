@@ -105,6 +105,7 @@ async ({entries, textWidth, css}) => {
     const solutions = Array.from(section.querySelectorAll('.solution'));
     if (!solutions.length) return;
     const block = element('section', 'kpca-pdf-solutions');
+    block.id = `${section.id}--pdf-solutions`;
     block.append(element('h2', null, 'Solutions to the exercises'));
     for (const solution of solutions) block.append(solution);
     section.append(block);
@@ -160,9 +161,10 @@ async ({entries, textWidth, css}) => {
   // how the PDF builder finds their pages.
   const anchors = element('nav', 'kpca-pdf-anchors');
   anchors.setAttribute('aria-hidden', 'true');
-  for (const section of sections) {
+  const targets = [...sections, ...document.querySelectorAll('section.kpca-pdf-solutions')];
+  for (const target of targets) {
     const a = element('a', null, '\u200b');
-    a.href = '#' + section.id;
+    a.href = '#' + target.id;
     anchors.append(a);
   }
   sections[0].prepend(anchors);
@@ -194,6 +196,17 @@ async ({entries, textWidth, css}) => {
   await document.fonts.ready;
   window.kpcaPrint.fitEquations(textWidth);
   markBreakable(main);
+  // Equation numbers beside their equations: each number sits level with its
+  // formula and to its right.
+  let eqnoBeside = 0, eqnoTotal = 0;
+  for (const eqno of main.querySelectorAll('div.math > span.eqno')) {
+    const formula = eqno.parentElement.querySelector('mjx-container');
+    if (!formula) continue;
+    eqnoTotal += 1;
+    const a = eqno.getBoundingClientRect(), b = formula.getBoundingClientRect();
+    const level = a.top >= b.top - 2 && a.bottom <= b.bottom + 2;
+    if (level && a.left >= b.left + b.width / 2) eqnoBeside += 1;
+  }
   const broken = images.filter(img => img.naturalWidth === 0).map(img => img.src);
   const errors = Array.from(document.querySelectorAll('mjx-merror')).map(e => e.textContent);
   return {
@@ -203,6 +216,7 @@ async ({entries, textWidth, css}) => {
     images: images.length,
     broken, errors,
     maths: document.querySelectorAll('mjx-container').length,
+    eqnoBeside, eqnoTotal,
     untypeset: Array.from(document.querySelectorAll('.math')).filter(el => !el.querySelector('mjx-container')).length,
   };
 }
