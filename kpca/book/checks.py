@@ -61,7 +61,7 @@ def is_zero_matrix(expr) -> bool:
 
 
 def kernel_has_feature_map(kernel, feature_map, x, y) -> bool:
-    """Whether ``kernel`` equals ``feature_map(x) . feature_map(y)``.
+    """Whether ``kernel`` equals the dot product of the feature maps.
 
     ``kernel`` is a sympy expression in the symbol vectors ``x`` and ``y``;
     ``feature_map`` maps a symbol vector to a sympy column vector.
