@@ -1,5 +1,5 @@
 /* The search page's Scorer (html_search_scorer, written by
-   _ext/search_terms.py, which fills in FOLDING below).
+   _ext/search_terms.py, which fills in the folding rules).
 
    Sphinx's defaults, plus one rule: a page whose own title holds every word
    of the query ranks first, and a page with sections so titled ranks next

@@ -49,24 +49,26 @@ SPELLINGS: list[tuple[str, str]] = [
         r"(model|label|travel|cancel|signal)l(ed|ing|er|ers)",
         r"(model|label|travel|cancel|signal)(ed|ing|er|ers)",
     ),
-    (r"(analy|paraly|cataly)s(e|es|ed|ing)", r"(analy|paraly|cataly)z(e|es|ed|ing)"),
+    (
+        r"(analy|paraly|cataly)s(e|es|ed|ing)",
+        r"(analy|paraly|cataly)z(e|es|ed|ing)",
+    ),
 ]
 #: Words that end like a British -ise verb but have no -ize spelling.
-NOT_ISE = {
-    "advise", "advised", "advises", "advising", "arise", "arises",
-    "arising", "chastise", "comprise", "comprised", "comprises",
-    "comprising", "compromise", "compromised", "concise", "devise",
-    "devised", "devises", "devising", "disguise", "disguised", "enterprise",
-    "exercise", "exercised", "exercises", "exercising", "expertise",
-    "franchise", "improvise", "improvised", "merchandise", "otherwise",
-    "paradise", "precise", "premise", "premises", "promise", "promised",
-    "promises", "promising", "raise", "raised", "raises", "raising",
-    "revise", "revised", "revises", "revising", "supervise", "supervised",
-    "surmise", "surprise", "surprised", "surprises", "surprising",
-    "televise", "treatise", "likewise", "clockwise", "pairwise",
-    "elementwise", "entrywise", "rowwise", "noise", "noises", "poise",
-    "anise", "concisely", "precisely", "imprecise", "excise",
-}
+NOT_ISE = set(
+    """
+    advise advised advises advising arise arises arising chastise comprise
+    comprised comprises comprising compromise compromised concise devise
+    devised devises devising disguise disguised enterprise exercise
+    exercised exercises exercising expertise franchise improvise
+    improvised merchandise otherwise paradise precise premise premises
+    promise promised promises promising raise raised raises raising revise
+    revised revises revising supervise supervised surmise surprise
+    surprised surprises surprising televise treatise likewise clockwise
+    pairwise elementwise entrywise rowwise noise noises poise anise
+    concisely precisely imprecise excise
+    """.split()
+)
 
 
 _GROUP = re.compile(r"\((?:[^()]|\([^()]*\))*\)\??")
@@ -82,7 +84,10 @@ def _template(pattern: str) -> str:
 RULES: list[tuple[str, str]] = [
     rule
     for british, american in SPELLINGS
-    for rule in ((british, _template(american)), (american, _template(british)))
+    for rule in (
+        (british, _template(american)),
+        (american, _template(british)),
+    )
 ]
 
 
@@ -92,7 +97,11 @@ def _respell(word: str) -> set[str]:
         match = re.fullmatch(pattern, word)
         if match:
             forms.add(
-                re.sub(r"\$(\d)", lambda g: match.group(int(g[1])) or "", template)
+                re.sub(
+                    r"\$(\d)",
+                    lambda g, m=match: m.group(int(g[1])) or "",
+                    template,
+                )
             )
     return forms
 
@@ -116,7 +125,6 @@ def variants(word: str) -> set[str]:
             forms |= _respell(form)
     forms.discard(lower)
     return forms
-
 
 
 class SearchEnglishFolded(SearchEnglish):
