@@ -12,7 +12,13 @@
       const link = event.target.closest("a[href]");
       if (!link || event.detail === 0) return;  // keyboard activation
       const title = link.closest(".admonition.toggle > .admonition-title");
-      if (title) event.preventDefault();  // the title's handler toggles
+      if (!title) return;
+      // sphinx-togglebutton's title handler finds no button from a link:
+      // toggle through the title's own button instead.
+      event.preventDefault();
+      event.stopPropagation();
+      const button = title.querySelector(".toggle-button");
+      if (button) button.click();
     },
     true
   );
