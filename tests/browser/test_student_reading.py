@@ -1,7 +1,9 @@
 """The book as a student reads it, on a laptop and on a phone.
 
 Run after the build, with the other rendered-book tests
-(``pytest -n 2 tests/browser``):
+(``pytest -n 2 tests/browser``). The file sorts after test_reference_pages.py
+on purpose: that module starts its own Playwright, which fails in a worker
+where the shared browser of conftest.py is already running.
 
 * figures: a tap (phone) or a click or Enter (laptop) opens a figure full
   screen, and a tap, Esc or the close button closes it; axe-core finds
@@ -355,8 +357,15 @@ class _CodeCells(html.parser.HTMLParser):
                 break
         if tag == "pre" and self._pre:
             self._pre -= 1
-            folded = self._inside(lambda t, c: t == "details") or self._inside(
-                lambda t, c: "tag_remove-input" in c
+            # Folded: a hidden-input cell (<details>), a cell inside a
+            # solution or other dropdown (opened by a click), or a cell whose
+            # input is removed.
+            folded = self._inside(
+                lambda t, c: (
+                    t == "details"
+                    or "dropdown" in c
+                    or "tag_remove-input" in c
+                )
             )
             cell_tags = set()
             for _, c in self._stack:
