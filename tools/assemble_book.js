@@ -161,7 +161,7 @@ async ({entries, textWidth, css}) => {
   // how the PDF builder finds their pages.
   const anchors = element('nav', 'kpca-pdf-anchors');
   anchors.setAttribute('aria-hidden', 'true');
-  const targets = [...sections, ...document.querySelectorAll('section.kpca-pdf-solutions')];
+  const targets = [...sections, ...sections.flatMap(s => [...s.querySelectorAll('section.kpca-pdf-solutions')])];
   for (const target of targets) {
     const a = element('a', null, '\u200b');
     a.href = '#' + target.id;
@@ -199,6 +199,7 @@ async ({entries, textWidth, css}) => {
   // Equation numbers beside their equations: each number sits level with its
   // formula and to its right.
   let eqnoBeside = 0, eqnoTotal = 0;
+  const eqnoApart = [];
   for (const eqno of main.querySelectorAll('div.math > span.eqno')) {
     const formula = eqno.parentElement.querySelector('mjx-container');
     if (!formula) continue;
@@ -206,6 +207,7 @@ async ({entries, textWidth, css}) => {
     const a = eqno.getBoundingClientRect(), b = formula.getBoundingClientRect();
     const level = a.top >= b.top - 2 && a.bottom <= b.bottom + 2;
     if (level && a.left >= b.left + b.width / 2) eqnoBeside += 1;
+    else eqnoApart.push(eqno.parentElement.id || eqno.textContent);
   }
   const broken = images.filter(img => img.naturalWidth === 0).map(img => img.src);
   const errors = Array.from(document.querySelectorAll('mjx-merror')).map(e => e.textContent);
@@ -216,7 +218,7 @@ async ({entries, textWidth, css}) => {
     images: images.length,
     broken, errors,
     maths: document.querySelectorAll('mjx-container').length,
-    eqnoBeside, eqnoTotal,
+    eqnoBeside, eqnoTotal, eqnoApart,
     untypeset: Array.from(document.querySelectorAll('.math')).filter(el => !el.querySelector('mjx-container')).length,
   };
 }

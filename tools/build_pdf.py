@@ -732,6 +732,7 @@ def build_pdf(html_dir: Path, out: Path, only: list[str] = ()) -> dict:
         "equation_numbers": {
             "total": found["eqnoTotal"],
             "beside": found["eqnoBeside"],
+            "apart": found["eqnoApart"],
         },
         "caption_colours": sorted(set(found["captionColours"])),
         "images": found["images"],
