@@ -194,7 +194,26 @@ async ({entries, textWidth, css}) => {
     img.addEventListener('error', resolve, {once: true});
   })));
   await document.fonts.ready;
-  window.kpcaPrint.fitEquations(textWidth);
+  // Display equations fit the paper beside their numbers: the screen's
+  // fitting may have put a number below its formula; on paper the number
+  // stays beside it, and a formula too wide for the room left is set smaller
+  // (relative to MathJax's own scale, never below half of it).
+  for (const box of main.querySelectorAll('div.math.kpca-eqno-below')) {
+    box.classList.remove('kpca-eqno-below');
+  }
+  for (const container of main.querySelectorAll('div.math > mjx-container[display="true"]')) {
+    const math = container.querySelector('mjx-math');
+    if (!math) continue;
+    const own = container.dataset.kpcaFontSize ?? container.style.fontSize;
+    const ownPercent = own && own.endsWith('%') ? parseFloat(own) : 100;
+    container.style.fontSize = own;
+    const natural = math.getBoundingClientRect().width;
+    const room = Math.min(container.clientWidth, textWidth) - 2;
+    if (natural > room && room > 0) {
+      const scale = Math.max(0.5, Math.floor((1000 * room) / natural) / 1000);
+      container.style.fontSize = `${(ownPercent * scale).toFixed(1)}%`;
+    }
+  }
   markBreakable(main);
   // Equation numbers beside their equations: each number sits level with its
   // formula and to its right.

@@ -48,10 +48,6 @@ CHAPTERS = sorted(
     p.relative_to(BUILD).as_posix()
     for p in (BUILD / "chapters").glob("[0-9][0-9]_*.html")
 )
-UNTIL_MERGED = (
-    "until the chapter branches merge: the chapters' stored outputs predate "
-    "the folded check cells and the figure style sized for phones"
-)
 
 
 def _touch_reader(browser, theme: str = "light"):
@@ -229,7 +225,6 @@ def _figures_on_phone(reader, page: str) -> list[dict]:
     )
 
 
-@pytest.mark.xfail(strict=False, reason=UNTIL_MERGED)
 def test_figure_text_is_legible_on_a_phone(readers):
     """smallest text px x shown width / PNG width >= 9 CSS px, for every
     figure of the book, at a 390 px viewport."""
@@ -426,7 +421,6 @@ def test_the_assert_counter_sees_folded_cells_as_folded():
     ]
 
 
-@pytest.mark.xfail(strict=False, reason="until the chapter branches merge")
 def test_visible_asserts_and_long_cells():
     """At most 70 ``assert`` lines a reader sees without unfolding anything,
     in the whole book, and no visible code cell over 20 lines."""
