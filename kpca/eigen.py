@@ -226,15 +226,38 @@ def _components_to_keep(
     matrix: str,
     empty_message: str,
     stacklevel: int,
+    roundoff: float = 0.0,
+    advice: str = "",
 ) -> int:
     """How many leading eigenpairs an estimator keeps: the numerical rank.
 
     Raises ``ValueError(empty_message)`` when no eigenvalue is positive, and
     warns when ``n_components`` asked for more than the rank of ``matrix``.
+    ``roundoff`` bounds the error of the eigenvalues of the matrix as it
+    was computed (its entries' round-off, on the scale of the uncentred
+    matrix): eigenvalues at or below it are not resolved and are left out
+    too, with a warning, or a ``ValueError`` if none is left; both end with
+    ``advice``.
     """
     keep = numerical_rank(eigenvalues)
     if keep == 0:
         raise ValueError(empty_message)
+    resolved = int(np.count_nonzero(eigenvalues[:keep] > roundoff))
+    if resolved == 0:
+        raise ValueError(
+            f"the {matrix} is lost in round-off: its largest eigenvalue "
+            f"{eigenvalues[0]:.3g} is below the round-off {roundoff:.3g} of "
+            f"the matrix as computed; {advice}"
+        )
+    if resolved < keep:
+        warnings.warn(
+            f"{keep - resolved} of the {keep} leading eigenvalues of the "
+            f"{matrix} lie below the round-off {roundoff:.3g} of the matrix "
+            f"as computed; keeping {resolved} components; {advice}",
+            RuntimeWarning,
+            stacklevel=stacklevel + 1,
+        )
+        return resolved
     if n_components is not None and keep < n_components:
         warnings.warn(
             f"n_components={n_components} exceeds the numerical rank {keep} "

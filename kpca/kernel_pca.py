@@ -35,7 +35,7 @@ from ._validation import (
 )
 from .centering import _center_test_kernel_with_means, _CentredKernel
 from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
-from .kernels import KernelFunction, make_kernel
+from .kernels import KernelFunction, kernel_diagonal, make_kernel
 
 __all__ = ["KernelPCA"]
 
@@ -236,6 +236,9 @@ class KernelPCA(BaseEstimator):
 
     def _fit(self, X: Any) -> np.ndarray:
         # Every parameter and the data are checked before any attribute is set.
+        params = (
+            self.get_params()
+        )  # what transform will use, whatever set_params does
         center = check_bool(self.center, "center")
         check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         random_state = check_random_state(self.random_state)
@@ -247,7 +250,12 @@ class KernelPCA(BaseEstimator):
             K = 0.5 * (K + K.T)  # a new, exactly symmetric array
         else:
             X_fit = check_array(X, "X", copy=True)
-            K = kernel(X_fit)
+            if _shifts_data(params):
+                # The centred linear kernel is that of the centred data,
+                # computed without the cancellation of HKH (exact).
+                K = kernel(X_fit - X_fit.mean(axis=0))
+            else:
+                K = kernel(X_fit)
             if callable(self.kernel):
                 check_symmetric(K, "kernel(X, X)")
                 K += K.T
@@ -260,6 +268,7 @@ class KernelPCA(BaseEstimator):
                 f"n_samples={n}: one centred point is zero"
             )
         k = check_n_components(self.n_components, n)
+        roundoff = _kernel_roundoff(K)
 
         # With centring, the centring is folded into the products with K (an
         # iterative solver never needs K_c itself) and the dense solver
@@ -291,8 +300,13 @@ class KernelPCA(BaseEstimator):
             + (" after centring" if center else "")
             + ": there is no component",
             stacklevel=3,
+            roundoff=roundoff,
+            advice=_roundoff_advice(params),
         )
         mu, V = mu[:keep], V[:, :keep]
+        # The trace is at least the sum of the kept eigenvalues, which lie
+        # above the round-off; the subtraction tr K - n g can lose that much.
+        total = max(total, float(mu.sum()))
 
         self.eigenvalues_ = mu
         self.eigenvectors_ = V
@@ -304,13 +318,61 @@ class KernelPCA(BaseEstimator):
         self.n_samples_ = n
         self.n_features_in_ = n_features
         self.X_fit_ = X_fit
-        if centred is not None:
+        if centred is not None and X_fit is not None and _shifts_data(params):
+            # The means of the kernel of the data as given: x_j . m and m . m.
+            mean = X_fit.mean(axis=0)
+            self.kernel_col_means_ = X_fit @ mean
+            self.kernel_mean_ = float(mean @ mean)
+        elif centred is not None:
             self.kernel_col_means_ = centred.col_means
             self.kernel_mean_ = centred.grand_mean
         else:
             for stale in ("kernel_col_means_", "kernel_mean_"):
                 self.__dict__.pop(stale, None)
+        self._fitted_params = params
         return V * np.sqrt(mu)
+
+    def _fitted_kernel(self) -> KernelFunction | None:
+        """The kernel of the last fit (None if precomputed), not of set_params since."""
+        return type(self)(**self._fitted_params).kernel_function()
+
+    def _centred_rows(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""Kernel rows of ``X`` against the training points, centred as in fit, and the centred :math:`k(x, x)`.
+
+        ``X`` is validated data (not a precomputed kernel).  For the linear
+        kernel with centring, both come from the data minus the training
+        mean, as in ``fit``: no digit is lost far from the origin.
+        """
+        params = self._fitted_params
+        kernel = self._fitted_kernel()
+        assert kernel is not None and self.X_fit_ is not None
+        X_fit = self.X_fit_
+        if _shifts_data(params):
+            mean = X_fit.mean(axis=0)
+            X, X_fit = X - mean, X_fit - mean
+            # The means of the kernel of the shifted training data (zero up
+            # to round-off), which fit centred with.
+            delta = X_fit.mean(axis=0)
+            col_means, grand_mean = X_fit @ delta, float(delta @ delta)
+        elif hasattr(self, "kernel_col_means_"):
+            col_means, grand_mean = self.kernel_col_means_, self.kernel_mean_
+        else:
+            col_means, grand_mean = None, 0.0
+        K_new = kernel(X, X_fit)
+        diagonal = kernel_diagonal(
+            params["kernel"],
+            X,
+            sigma=params["sigma"],
+            degree=params["degree"],
+            coef0=params["coef0"],
+        )
+        if col_means is None:
+            return K_new, diagonal
+        diagonal = diagonal - 2.0 * K_new.mean(axis=1) + grand_mean
+        return (
+            _center_test_kernel_with_means(K_new, col_means, grand_mean),
+            diagonal,
+        )
 
     def transform(self, X: Any) -> np.ndarray:
         r"""Scores of new points: :math:`\tilde K_{\text{new}}\, \alpha`.
@@ -331,9 +393,7 @@ class KernelPCA(BaseEstimator):
             return self._scores(self._check_kernel_rows(X, "X"))
         X = check_array(X, "X")
         check_n_features(self, X)
-        kernel = self.kernel_function()
-        assert kernel is not None  # X_fit_ is None for precomputed kernels
-        return self._scores(kernel(X, self.X_fit_))
+        return self._centred_rows(X)[0] @ self.alphas_
 
     def scores_from_kernel(self, K_new: Any) -> np.ndarray:
         r"""Scores of new points from their uncentred kernel rows.
@@ -371,3 +431,54 @@ class KernelPCA(BaseEstimator):
                 K_new, self.kernel_col_means_, self.kernel_mean_
             )
         return K_new @ self.alphas_
+
+
+def _shifts_data(params: dict[str, Any]) -> bool:
+    """Whether the kernel is evaluated on the data minus the training mean.
+
+    So it is for the linear kernel with centring: the centred kernel
+    :math:`(x - m)^\top(y - m)` of data far from the origin is a small
+    difference of large inner products, which would be lost to round-off.
+    """
+    return params["kernel"] == "linear" and bool(params["center"])
+
+
+# Eigenvalues of a kernel matrix computed in float64 are uncertain by about
+# eps ||K||_F (measured: 0.3 to 2 eps ||K||_F for polynomial and linear
+# kernels of data near and far from the origin); ten times that is the
+# round-off below which an eigenvalue is not resolved.
+_ROUNDOFF_UNITS = 10.0
+
+
+def _kernel_roundoff(K: np.ndarray) -> float:
+    """The size of the round-off in the eigenvalues of the computed ``K`` (or of HKH).
+
+    ``10 eps max(||K||_F, sum |K_ii|)``: on the scale of the uncentred
+    matrix, since the centring subtracts its large common part exactly as
+    computed, with its round-off.  Raises if that scale overflows.
+    """
+    with np.errstate(over="ignore"):
+        scale = max(float(np.linalg.norm(K)), float(np.abs(np.diag(K)).sum()))
+    if not np.isfinite(scale):
+        peak = max(float(K.max()), -float(K.min()))
+        raise ValueError(
+            f"the kernel matrix is too large to decompose in float64: its "
+            f"entries reach {peak:.3g} and its norm overflows: scale the data"
+        )
+    return _ROUNDOFF_UNITS * np.finfo(float).eps * scale
+
+
+def _roundoff_advice(params: dict[str, Any]) -> str:
+    """What to do when the centred kernel is lost in the round-off of K."""
+    if params["kernel"] == "gaussian":
+        return (
+            "sigma is so large against the spread of X that the kernel is "
+            "nearly constant: decrease sigma or scale X"
+        )
+    if params["kernel"] == "polynomial":
+        return (
+            "the polynomial kernel of data far from the origin is a large "
+            "constant plus a small variation, which float64 cannot hold: "
+            "centre or scale X first"
+        )
+    return "centre or scale X first"
