@@ -173,9 +173,14 @@ def align_signs(V: Any) -> np.ndarray:
     >>> align_signs(np.array([-0.7071067811865475, 0.7071067811865476]))
     array([ 0.70710678, -0.70710678])
     """
-    V = np.array(V, dtype=float, copy=True)
-    if V.ndim not in (1, 2):
-        raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
+    try:
+        ndim = np.ndim(V)
+    except ValueError:  # ragged nested lists: check_array says why
+        ndim = 2
+    if ndim not in (1, 2):
+        raise ValueError(f"V must be 1-D or 2-D, got shape {np.shape(V)}")
+    # Real, finite numbers (complex input raises): a copy, never V itself.
+    V = check_array(V, "V", ndim=ndim, min_rows=0, min_cols=0, copy=True)
     if V.size == 0:
         return V
     M = V[:, None] if V.ndim == 1 else V

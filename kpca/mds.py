@@ -47,7 +47,10 @@ def double_center(D2) -> np.ndarray:
     Parameters
     ----------
     D2 : array_like, shape (n, n)
-        Squared dissimilarities :math:`\Delta_{ij}^2` (symmetric).
+        Squared dissimilarities :math:`\Delta_{ij}^2`: real, symmetric (to
+        ``1e-10`` of the largest entry), no entry negative and a zero
+        diagonal; anything else raises ``ValueError`` (complex input a
+        ``TypeError`` that is also a ``ValueError``).
 
     Returns
     -------
@@ -67,6 +70,16 @@ def double_center(D2) -> np.ndarray:
            [-1.,  0.,  1.]])
     """
     D2 = check_symmetric(check_array(D2, "D2"), "D2")
+    if np.any(D2 < 0):
+        raise ValueError(
+            "D2 holds squared dissimilarities, which cannot be negative; got "
+            f"{float(D2.min()):.3g}"
+        )
+    if np.any(np.diag(D2) != 0):
+        raise ValueError(
+            "D2 must have a zero diagonal: a point's squared dissimilarity "
+            "to itself is 0"
+        )
     G = _center_kernel_inplace(D2.copy())[0]
     G *= -0.5
     return G
@@ -197,7 +210,14 @@ class ClassicalMDS(BaseEstimator):
                 )
             if np.any(np.diag(D) != 0):
                 raise ValueError(f"{name} must have a zero diagonal")
-            D2 = D * D
+            with np.errstate(over="ignore"):
+                D2 = D * D
+            if not np.all(np.isfinite(D2)):
+                raise ValueError(
+                    f"the squares of {name} overflow float64 (its largest "
+                    f"entry is {float(np.max(D)):.3g}): scale the "
+                    "dissimilarities"
+                )
             D2 += D2.T
             D2 *= 0.5
             n_features = D.shape[0]
@@ -277,5 +297,6 @@ class ClassicalMDS(BaseEstimator):
         Returns
         -------
         Y : ndarray, shape (n_samples, n_components)
+            A copy of ``embedding_``: changing it leaves the model as it is.
         """
-        return self.fit(X).embedding_
+        return self.fit(X).embedding_.copy()

@@ -176,6 +176,7 @@ class PCA(BaseEstimator):
                 )
         Xc = _centre(X, mean, scale)
         total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
+        _check_range(Xc, total, scale)
         if solver == "auto":
             covariance_is_cheap = (
                 n >= _COVARIANCE_MIN_ASPECT * d
@@ -287,6 +288,33 @@ def _centre(X: np.ndarray, mean: np.ndarray, scale: np.ndarray | None):
     if scale is not None:
         Xc /= scale
     return Xc
+
+
+def _check_range(
+    Xc: np.ndarray, total: float, scale: np.ndarray | None
+) -> None:
+    """Raise if the squares of the centred data over- or underflow float64.
+
+    Every route computes squares of the centred data (the covariance or
+    Gram matrix, or the squared singular values), bounded by their sum;
+    standardising computes them first, for the standard deviations.
+    """
+    if scale is not None and not np.all(np.isfinite(scale)):
+        raise ValueError(
+            "X is too large for float64: the standard deviations of its "
+            "features overflow (standardize=True): scale X"
+        )
+    peak = float(np.max(np.abs(Xc), initial=0.0))
+    if not np.isfinite(total):
+        raise ValueError(
+            "X is too large for float64: the sum of squares of the centred "
+            f"data overflows (largest |x - mean| {peak:.3g}): scale X"
+        )
+    if 0.0 < peak and total < np.finfo(float).tiny / np.finfo(float).eps:
+        raise ValueError(
+            "X varies too little for float64: the squares of the centred "
+            f"data underflow (largest |x - mean| {peak:.3g}): scale X"
+        )
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
