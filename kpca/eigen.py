@@ -240,9 +240,9 @@ def _components_to_keep(
     warns when ``n_components`` asked for more than the rank of ``matrix``.
     ``roundoff`` bounds the error of the eigenvalues of the matrix as it
     was computed (its entries' round-off, on the scale of the uncentred
-    matrix): eigenvalues at or below it are not resolved and are left out
-    too, with a warning, or a ``ValueError`` if none is left; both end with
-    ``advice``.
+    matrix): eigenvalues at or below it are not resolved and count as zero
+    too; if none is left, ``ValueError`` ends with ``advice``, as does the
+    warning when the round-off is why fewer than ``n_components`` are kept.
     """
     keep = numerical_rank(eigenvalues)
     if keep == 0:
@@ -254,23 +254,22 @@ def _components_to_keep(
             f"{eigenvalues[0]:.3g} is below the round-off {roundoff:.3g} of "
             f"the matrix as computed; {advice}"
         )
-    if resolved < keep:
+    if n_components is not None and resolved < n_components:
+        if resolved == keep:
+            reason = f"the numerical rank {keep} of the {matrix}"
+        else:
+            reason = (
+                f"the {resolved} eigenvalues of the {matrix} above the "
+                f"round-off {roundoff:.3g} of the matrix as computed"
+            )
         warnings.warn(
-            f"{keep - resolved} of the {keep} leading eigenvalues of the "
-            f"{matrix} lie below the round-off {roundoff:.3g} of the matrix "
-            f"as computed; keeping {resolved} components; {advice}",
+            f"n_components={n_components} exceeds {reason}; keeping "
+            f"{resolved} components"
+            + ("" if resolved == keep else f"; {advice}"),
             RuntimeWarning,
             stacklevel=stacklevel + 1,
         )
-        return resolved
-    if n_components is not None and keep < n_components:
-        warnings.warn(
-            f"n_components={n_components} exceeds the numerical rank {keep} "
-            f"of the {matrix}; keeping {keep} components",
-            RuntimeWarning,
-            stacklevel=stacklevel + 1,
-        )
-    return keep
+    return resolved
 
 
 def _pairs_check_out(

@@ -35,7 +35,12 @@ from ._validation import (
 )
 from .centering import _center_test_kernel_with_means, _CentredKernel
 from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
-from .kernels import KernelFunction, kernel_diagonal, make_kernel
+from .kernels import (
+    KernelFunction,
+    _kernel_roundoff,
+    kernel_diagonal,
+    make_kernel,
+)
 
 __all__ = ["KernelPCA"]
 
@@ -51,8 +56,16 @@ class KernelPCA(BaseEstimator):
         Number :math:`k` of components.  None keeps every eigenvalue of
         :math:`K_c` above ``RANK_RTOL`` (``1e-10``) times the largest: the
         numerical rank :math:`r` of the notes.  Zero and round-off-negative
-        eigenvalues are never kept (never divided by); if fewer than ``k``
-        remain, a warning says so and ``n_components_`` is the number kept.
+        eigenvalues are never kept (never divided by), nor those below the
+        round-off of the kernel matrix as computed,
+        :math:`10\varepsilon\max(\lVert K\rVert_F, \sum_i|K_{ii}|)` on
+        the scale of the *uncentred* :math:`K`: a kernel dominated by a
+        constant (a polynomial kernel of data far from the origin) resolves
+        fewer, and one that resolves none raises a ``ValueError`` saying
+        to centre or scale ``X``.  (The linear kernel with centring is
+        computed from the centred data, and loses nothing.)  If fewer than
+        ``k`` remain, a warning says so and ``n_components_`` is the number
+        kept.
     kernel : {"linear", "polynomial", "gaussian", "precomputed"} or callable, default "gaussian"
         ``"precomputed"`` means ``fit`` receives the :math:`n\times n`
         kernel matrix and ``transform`` the :math:`m\times n` kernel between
@@ -441,31 +454,6 @@ def _shifts_data(params: dict[str, Any]) -> bool:
     difference of large inner products, which would be lost to round-off.
     """
     return params["kernel"] == "linear" and bool(params["center"])
-
-
-# Eigenvalues of a kernel matrix computed in float64 are uncertain by about
-# eps ||K||_F (measured: 0.3 to 2 eps ||K||_F for polynomial and linear
-# kernels of data near and far from the origin); ten times that is the
-# round-off below which an eigenvalue is not resolved.
-_ROUNDOFF_UNITS = 10.0
-
-
-def _kernel_roundoff(K: np.ndarray) -> float:
-    """The size of the round-off in the eigenvalues of the computed ``K`` (or of HKH).
-
-    ``10 eps max(||K||_F, sum |K_ii|)``: on the scale of the uncentred
-    matrix, since the centring subtracts its large common part exactly as
-    computed, with its round-off.  Raises if that scale overflows.
-    """
-    with np.errstate(over="ignore"):
-        scale = max(float(np.linalg.norm(K)), float(np.abs(np.diag(K)).sum()))
-    if not np.isfinite(scale):
-        peak = max(float(K.max()), -float(K.min()))
-        raise ValueError(
-            f"the kernel matrix is too large to decompose in float64: its "
-            f"entries reach {peak:.3g} and its norm overflows: scale the data"
-        )
-    return _ROUNDOFF_UNITS * np.finfo(float).eps * scale
 
 
 def _roundoff_advice(params: dict[str, Any]) -> str:

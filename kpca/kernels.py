@@ -214,6 +214,32 @@ def _check_squared_norms(
         )
 
 
+# Eigenvalues of a kernel matrix computed in float64 are uncertain by about
+# eps ||K||_F (measured: 0.3 to 2 eps ||K||_F for polynomial and linear
+# kernels of data near and far from the origin); ten times that is the
+# round-off below which an eigenvalue is not resolved.
+_ROUNDOFF_UNITS = 10.0
+
+
+def _kernel_roundoff(K: np.ndarray) -> float:
+    """The round-off in the eigenvalues of the computed kernel matrix ``K`` (and of HKH).
+
+    ``10 eps max(||K||_F, sum |K_ii|)``: on the scale of the uncentred
+    matrix, since the centring subtracts its large common part exactly as
+    computed, with its round-off.  Raises if that scale overflows.  Kernel
+    PCA and the Nystroem landmarks leave out the eigenvalues below it.
+    """
+    with np.errstate(over="ignore"):
+        scale = max(float(np.linalg.norm(K)), float(np.abs(np.diag(K)).sum()))
+    if not np.isfinite(scale):
+        peak = max(float(K.max()), -float(K.min()))
+        raise ValueError(
+            f"the kernel matrix is too large to decompose in float64: its "
+            f"entries reach {peak:.3g} and its norm overflows: scale the data"
+        )
+    return _ROUNDOFF_UNITS * np.finfo(float).eps * scale
+
+
 def _to_squared_distances(
     T: np.ndarray,
     X_rows: np.ndarray,
