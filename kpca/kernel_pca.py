@@ -41,6 +41,7 @@ from .kernels import (
     kernel_diagonal,
     make_kernel,
 )
+from .pca import _accurate_mean
 
 __all__ = ["KernelPCA"]
 
@@ -266,7 +267,7 @@ class KernelPCA(BaseEstimator):
             if _shifts_data(params):
                 # The centred linear kernel is that of the centred data,
                 # computed without the cancellation of HKH (exact).
-                K = kernel(X_fit - X_fit.mean(axis=0))
+                K = kernel(X_fit - _accurate_mean(X_fit))
             else:
                 K = kernel(X_fit)
             if callable(self.kernel):
@@ -282,6 +283,7 @@ class KernelPCA(BaseEstimator):
             )
         k = check_n_components(self.n_components, n)
         roundoff = _kernel_roundoff(K)
+        advice = _roundoff_advice(params)
 
         # With centring, the centring is folded into the products with K (an
         # iterative solver never needs K_c itself) and the dense solver
@@ -311,10 +313,11 @@ class KernelPCA(BaseEstimator):
             f"{'centred ' if center else ''}kernel matrix",
             "the kernel matrix has no positive eigenvalue"
             + (" after centring" if center else "")
-            + ": there is no component",
+            + ": there is no component"
+            + ("; " + advice if params["kernel"] == "gaussian" else ""),
             stacklevel=3,
             roundoff=roundoff,
-            advice=_roundoff_advice(params),
+            advice=advice,
         )
         mu, V = mu[:keep], V[:, :keep]
         # The trace is at least the sum of the kept eigenvalues, which lie
@@ -333,7 +336,7 @@ class KernelPCA(BaseEstimator):
         self.X_fit_ = X_fit
         if centred is not None and X_fit is not None and _shifts_data(params):
             # The means of the kernel of the data as given: x_j . m and m . m.
-            mean = X_fit.mean(axis=0)
+            mean = _accurate_mean(X_fit)
             self.kernel_col_means_ = X_fit @ mean
             self.kernel_mean_ = float(mean @ mean)
         elif centred is not None:
@@ -361,7 +364,7 @@ class KernelPCA(BaseEstimator):
         assert kernel is not None and self.X_fit_ is not None
         X_fit = self.X_fit_
         if _shifts_data(params):
-            mean = X_fit.mean(axis=0)
+            mean = _accurate_mean(X_fit)
             X, X_fit = X - mean, X_fit - mean
             # The means of the kernel of the shifted training data (zero up
             # to round-off), which fit centred with.

@@ -162,7 +162,7 @@ class PCA(BaseEstimator):
                 "has no variance"
             )
         k = check_n_components(self.n_components, min(n, d))
-        mean = X.mean(axis=0)
+        mean = _accurate_mean(X)
         scale = None
         if standardize:
             scale = X.std(axis=0)
@@ -288,6 +288,18 @@ def _centre(X: np.ndarray, mean: np.ndarray, scale: np.ndarray | None):
     if scale is not None:
         Xc /= scale
     return Xc
+
+
+def _accurate_mean(X: np.ndarray) -> np.ndarray:
+    """The column means, corrected by the mean of the data minus them.
+
+    Far from the origin the first mean is off by a few units of round-off
+    of the data's magnitude, which is not small against a small spread;
+    the second pass, on the centred data, removes that error.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = X.mean(axis=0)
+        return mean + (X - mean).mean(axis=0)
 
 
 def _check_range(
