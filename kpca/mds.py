@@ -272,6 +272,12 @@ class ClassicalMDS(BaseEstimator):
         # eigenvalues.
         embedding = V[:, :d] * np.sqrt(np.where(nonpositive, 0.0, lam))
         residual = G - embedding @ embedding.T
+        strain = _sum_of_squares(residual)
+        if not np.isfinite(strain):
+            raise ValueError(
+                "the strain ||G - YY^T||_F^2 overflows float64: G reaches "
+                f"{float(np.max(np.abs(G))):.3g}; scale the data"
+            )
 
         self.gram_ = G
         self.spectrum_ = spectrum
@@ -279,13 +285,13 @@ class ClassicalMDS(BaseEstimator):
         self.eigenvalues_ = lam
         self.eigenvectors_ = V[:, :d]
         self.embedding_ = embedding
-        self.strain_ = float(np.einsum("ij,ij->", residual, residual))
+        self.strain_ = strain
         self.n_samples_ = n
         self.n_features_in_ = n_features
         return self
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
-        """Fit and return ``embedding_``.
+        """Fit and return a copy of ``embedding_``.
 
         Parameters
         ----------
@@ -300,3 +306,19 @@ class ClassicalMDS(BaseEstimator):
             A copy of ``embedding_``: changing it leaves the model as it is.
         """
         return self.fit(X).embedding_.copy()
+
+
+def _sum_of_squares(R: np.ndarray) -> float:
+    """The sum of the squared entries of ``R``, without overflow on the way.
+
+    Computed on ``R`` divided by its largest magnitude: the squares of
+    entries beyond 1e154 would overflow although the sum may not, and
+    those of entries below 1e-154 underflow.  Infinite only when the sum
+    itself exceeds float64's range.
+    """
+    peak = float(np.max(np.abs(R), initial=0.0))
+    if peak == 0.0:
+        return 0.0
+    scaled = R / peak
+    with np.errstate(over="ignore"):
+        return peak * (peak * float(np.einsum("ij,ij->", scaled, scaled)))

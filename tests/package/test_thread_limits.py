@@ -77,9 +77,11 @@ def test_concurrent_fits_restore_the_blas_thread_count(name, n_threads):
     run_in_threads([lambda: models.append(fit())] * n_threads)
     for model in models:  # and the concurrent fits are the same fit
         np.testing.assert_allclose(
-            model.explained_variance_ if name != "ClassicalMDS"
+            model.explained_variance_
+            if name != "ClassicalMDS"
             else model.eigenvalues_,
-            reference.explained_variance_ if name != "ClassicalMDS"
+            reference.explained_variance_
+            if name != "ClassicalMDS"
             else reference.eigenvalues_,
             rtol=1e-8,
         )
@@ -90,7 +92,9 @@ def test_all_five_estimators_at_once():
 
 
 @pytest.mark.parametrize("n_threads", [2, 4])
-@pytest.mark.parametrize("order", ["first in, first out", "last in, first out"])
+@pytest.mark.parametrize(
+    "order", ["first in, first out", "last in, first out"]
+)
 def test_interleaved_limits_restore_exactly(n_threads, order):
     """Threads enter one after the other and leave in either order."""
     before = blas_threads()
@@ -104,9 +108,7 @@ def test_interleaved_limits_restore_exactly(n_threads, order):
         with _threads.one_blas_thread():
             entered[i].set()
             release[i].wait()
-            seen_inside.append(
-                (blas_threads(), _threads.available_cores())
-            )
+            seen_inside.append((blas_threads(), _threads.available_cores()))
 
     threads = [
         threading.Thread(target=body, args=(i,)) for i in range(n_threads)
@@ -132,7 +134,7 @@ def test_an_error_inside_the_limit_restores_it():
     before = blas_threads()
     with pytest.raises(ZeroDivisionError):
         with _threads.one_blas_thread():
-            1 / 0
+            raise ZeroDivisionError
     assert blas_threads() == before
 
 
