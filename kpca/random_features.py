@@ -208,10 +208,21 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
         frequencies = rng.standard_normal((params["D"], first.shape[1]))
         frequencies /= params["sigma"]
         phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
+        # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
+        # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
+        weight = 2.0 * 2.0 / params["D"]
+        frequency_sq = float(np.einsum("ij,ij->", frequencies, frequencies))
+        phase_sq = float(phases @ phases)
+
+        def error_scale(chunk: np.ndarray) -> float:
+            norms = float(np.einsum("ij,ij->", chunk, chunk))
+            return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
+
         return _FeatureMap(
             raw=lambda chunk: _features(chunk, frequencies, phases),
             W=None,
             attributes=dict(frequencies_=frequencies, phases_=phases),
+            error_scale=error_scale,
         )
 
     def _fitted_attributes(self, raw_mean, A, V, W):

@@ -211,11 +211,13 @@ def test_the_chunking_changes_nothing_beyond_round_off(X, kernel, cuts, m):
             return
         parts = make().fit(np.split(X, edges))
     assert parts.n_components_ == whole.n_components_
+    # Round-off of the scatter, magnified by 1/lambda_r <= 1e10/lambda_1
+    # (the landmarks' rank cut): up to about 1e-5 of the largest.
     np.testing.assert_allclose(
         parts.eigenvalues_,
         whole.eigenvalues_,
         rtol=1e-6,
-        atol=1e-8 * whole.eigenvalues_[0],
+        atol=1e-5 * whole.eigenvalues_[0],
     )
 
 
