@@ -250,9 +250,8 @@ class KernelPCA(BaseEstimator):
 
     def _fit(self, X: Any) -> np.ndarray:
         # Every parameter and the data are checked before any attribute is set.
-        params = (
-            self.get_params()
-        )  # what transform will use, whatever set_params does
+        # The parameters transform will use, whatever set_params does later.
+        params = self.get_params()
         center = check_bool(self.center, "center")
         check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         random_state = check_random_state(self.random_state)
@@ -352,12 +351,15 @@ class KernelPCA(BaseEstimator):
         """The kernel of the last fit (None if precomputed), not of set_params since."""
         return type(self)(**self._fitted_params).kernel_function()
 
-    def _centred_rows(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r"""Kernel rows of ``X`` against the training points, centred as in fit, and the centred :math:`k(x, x)`.
+    def _centred_rows(
+        self, X: np.ndarray, with_diagonal: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        r"""The kernel rows of ``X`` against the training points, centred as in fit.
 
-        ``X`` is validated data (not a precomputed kernel).  For the linear
-        kernel with centring, both come from the data minus the training
-        mean, as in ``fit``: no digit is lost far from the origin.
+        And, with ``with_diagonal``, the centred :math:`\tilde k(x, x)` of
+        each row.  ``X`` is validated data (not a precomputed kernel).  For
+        the linear kernel with centring both come from the data minus the
+        training mean, as in ``fit``: no digit is lost far from the origin.
         """
         params = self._fitted_params
         kernel = self._fitted_kernel()
@@ -375,16 +377,19 @@ class KernelPCA(BaseEstimator):
         else:
             col_means, grand_mean = None, 0.0
         K_new = kernel(X, X_fit)
-        diagonal = kernel_diagonal(
-            params["kernel"],
-            X,
-            sigma=params["sigma"],
-            degree=params["degree"],
-            coef0=params["coef0"],
-        )
+        diagonal = None
+        if with_diagonal:
+            diagonal = kernel_diagonal(
+                params["kernel"],
+                X,
+                sigma=params["sigma"],
+                degree=params["degree"],
+                coef0=params["coef0"],
+            )
         if col_means is None:
             return K_new, diagonal
-        diagonal = diagonal - 2.0 * K_new.mean(axis=1) + grand_mean
+        if diagonal is not None:
+            diagonal = diagonal - 2.0 * K_new.mean(axis=1) + grand_mean
         return (
             _center_test_kernel_with_means(K_new, col_means, grand_mean),
             diagonal,

@@ -165,7 +165,8 @@ def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
     check_n_features(model, X)
     # The kernel rows are evaluated once, for the centring and the scores,
     # as transform evaluates them.
-    K_new, diag = model._centred_rows(X)
+    K_new, diag = model._centred_rows(X, with_diagonal=True)
+    assert diag is not None
     Z = K_new @ model.alphas_
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 

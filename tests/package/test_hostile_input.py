@@ -159,6 +159,8 @@ def test_sigma_whose_square_under_or_overflows_is_refused(call, sigma):
         "polynomial",
     ],
 )
+# PCA(standardize=True) squares the data for the standard deviations first.
+@pytest.mark.filterwarnings("ignore:overflow encountered in square")
 def test_huge_finite_data_raise_a_value_error_saying_to_scale(fit, scale):
     # Reported: inf/NaN kernels, NaN in every attribute of ClassicalMDS,
     # LinAlgError, or an error naming an internal array.
