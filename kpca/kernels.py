@@ -127,7 +127,8 @@ def _tiled(
                 T = Xi @ Yj.T
                 if finish is not None:
                     finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
-            peaks.append(float(np.max(np.abs(T), initial=0.0)))
+            # Two reductions, no temporary; NaN propagates through both.
+            peaks.append(max(float(T.max()), -float(T.min())))
             K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
                 # The mirror tile.  A ufunc writing through the transposed
@@ -157,7 +158,7 @@ def _tiled(
             futures = [_pool().submit(panels_of, w) for w in range(workers)]
             for future in futures:
                 future.result()
-    peak = max(peaks, default=0.0)
+    peak = float(np.max(peaks)) if peaks else 0.0  # NaN propagates
     if not np.isfinite(peak):
         raise ValueError(
             f"{what} overflows float64 (the largest |value| of the data is "

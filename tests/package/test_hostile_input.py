@@ -349,3 +349,11 @@ def test_align_signs_does_not_alias_its_input():
     out = kpca.align_signs(V)
     assert out is not V and not np.shares_memory(out, V)
     np.testing.assert_array_equal(V, [[-1.0, 2.0], [0.5, -3.0]])
+
+
+def test_an_overflow_in_one_tile_among_finite_tiles_is_reported():
+    # x.y = 1e400 - 1e400 in one tile only, whichever panel ends first.
+    X = np.vstack([[[1e200, 1e200]], RNG.normal(size=(600, 2))])
+    Y = np.vstack([[[1e200, -1e200]], RNG.normal(size=(5, 2))])
+    with pytest.raises(ValueError, match="overflows float64"):
+        kpca.linear_kernel(X, Y)
