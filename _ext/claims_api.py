@@ -55,11 +55,22 @@ def layout(package: str = PACKAGE) -> tuple[list[str], list[Module]]:
     """``(package.__all__, modules)``, in the order the page shows them."""
     top = importlib.import_module(package)
     exported = list(getattr(top, "__all__", []))
-    names = [
-        info.name
-        for info in pkgutil.iter_modules(top.__path__)
-        if not info.name.startswith("_")
-    ]
+    # Deprecated aliases of moved modules are not documented twice; a public
+    # subpackage (kpca.book) is documented module by module.
+    skipped = set(getattr(top, "_DEPRECATED_ALIASES", ()))
+    names = []
+    for info in pkgutil.iter_modules(top.__path__):
+        if info.name.startswith("_") or info.name in skipped:
+            continue
+        if info.ispkg:
+            sub = importlib.import_module(f"{package}.{info.name}")
+            names += [
+                f"{info.name}.{inner.name}"
+                for inner in pkgutil.iter_modules(sub.__path__)
+                if not inner.name.startswith("_")
+            ]
+        else:
+            names.append(info.name)
     modules = {}
     for name in names:
         module = importlib.import_module(f"{package}.{name}")
@@ -144,6 +155,10 @@ def rst(package: str = PACKAGE) -> list[str]:
             lines.append(f".. {directive}:: {path}")
             if directive in ("autoclass", "autoexception"):
                 lines.append("   :members:")
+            if directive == "autoclass":
+                # The estimators' shared methods (get_params, set_output,
+                # get_feature_names_out) live in the private kpca._base.
+                lines.append("   :inherited-members:")
             lines.append("")
     return lines
 

@@ -38,7 +38,7 @@ Parts (all by default; any subset with the flags):
 
 Data: n samples of d = 10 standard-normal features, the Gaussian kernel with
 scikit-learn's default width gamma = 1/d (sigma = sqrt(d/2)), k = 10
-components.  Results go to ``kpca/data/kernel_pca_scale.json`` (each
+components.  Results go to ``kpca/book/data/kernel_pca_scale.json`` (each
 part run replaces its own entry), with the machine, versions, date and load.
 
 Usage::
@@ -70,10 +70,11 @@ K_COMPONENTS = 10
 GAMMA = 1.0 / D_FEATURES
 SIGMA = float(np.sqrt(1.0 / (2.0 * GAMMA)))
 # Inside the package, so the chapter reads them wherever kpca is installed
-# (kpca.datasets.load_benchmark_results).
+# (kpca.book.datasets.load_benchmark_results).
 RESULTS = (
     pathlib.Path(__file__).resolve().parents[1]
     / "kpca"
+    / "book"
     / "data"
     / "kernel_pca_scale.json"
 )

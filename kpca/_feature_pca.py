@@ -155,6 +155,11 @@ class _ChunkedFeaturePCA(BaseEstimator):
     """Shared ``fit``/``transform`` of :class:`~kpca.NystroemKernelPCA` and
     :class:`~kpca.RandomFourierKernelPCA`; subclasses provide the feature map."""
 
+    # float32 data give float32 scores (the work is in float64: its memory
+    # is bounded by a chunk anyway); sparse data are read in dense chunks.
+    _keeps_float32 = True
+    _accepts_sparse = True
+
     # Parameters that every subclass's __init__ takes and stores.  Annotations
     # only: no class attribute, so get_params and the signature are unchanged.
     n_components: Any
@@ -244,6 +249,9 @@ class _ChunkedFeaturePCA(BaseEstimator):
             chunks, or any iterable of chunks.  A one-shot iterator (a
             generator) is read once, which is enough unless the feature map
             itself needs a pass over the data (sampled Nyström landmarks).
+            A ``scipy.sparse`` matrix is read in dense chunks.  The work is
+            in float64 (its memory is a chunk's); ``transform`` returns
+            float32 scores for float32 data.
         y : ignored
 
         Returns
@@ -270,6 +278,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
 
     def _fit(self, X):
         params = self._check_params()
+        names = self._check_feature_names(X, reset=True)
         # What transform will use, whatever set_params does after the fit.
         fitted_params = self.get_params()
         if is_one_shot(X) and self._needs_pass_before_fit(params):
@@ -326,10 +335,10 @@ class _ChunkedFeaturePCA(BaseEstimator):
             explained_variance_=mu / n,
             n_components_=k,
             n_samples_=n,
-            n_features_in_=first.shape[1],
         )
         for name, value in attributes.items():
             setattr(self, name, value)
+        self._set_n_features(first.shape[1], names)
         self._fitted_params = fitted_params
         return self
 
@@ -339,12 +348,16 @@ class _ChunkedFeaturePCA(BaseEstimator):
         ``X`` is read once, in chunks, in any form ``fit`` accepts.
         """
         check_is_fitted(self, "eigenvalues_")
+        self._check_feature_names(X, reset=False)
+        dtype = (
+            np.float32 if getattr(X, "dtype", None) == np.float32 else float
+        )
         raw_mean, A = self._score_parts()
         rows = self._chunk_rows(raw_mean.shape[0])
         shape = getattr(X, "shape", None)
         out: np.ndarray | None = None
         if shape is not None and len(shape) == 2:  # ndarrays have a shape
-            out = np.empty((shape[0], A.shape[1]))
+            out = np.empty((shape[0], A.shape[1]), dtype=dtype)
         parts = []
         start = 0
         for chunk in iter_chunks(X, rows):
@@ -358,4 +371,4 @@ class _ChunkedFeaturePCA(BaseEstimator):
             else:
                 parts.append(scores)
             start += chunk.shape[0]
-        return out if out is not None else np.concatenate(parts)
+        return out if out is not None else np.concatenate(parts).astype(dtype)

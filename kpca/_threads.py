@@ -198,7 +198,7 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     workers = min(available_cores(), max(1, n // (_SPLIT_FROM // 2)))
     if workers < 2 or n < _SPLIT_FROM:
         return Xt @ M
-    out = np.empty((Xt.shape[0], n))
+    out = np.empty((Xt.shape[0], n), dtype=np.result_type(Xt, M))
     edges = np.linspace(0, n, workers + 1).astype(int)
 
     def part(start: int, stop: int) -> None:

@@ -29,6 +29,7 @@ __all__ = [
     "check_choice",
     "check_bool",
     "check_random_state",
+    "check_generator",
 ]
 
 
@@ -44,6 +45,11 @@ def _is_sparse(X: Any) -> bool:
     return hasattr(X, "toarray") and hasattr(X, "nnz")
 
 
+def _working_dtype(dtype: np.dtype, keep_float32: bool) -> type:
+    """float32 stays float32 when the caller can work in it; all else is float64."""
+    return np.float32 if keep_float32 and dtype == np.float32 else np.float64
+
+
 def check_array(
     X: Any,
     name: str = "X",
@@ -52,7 +58,9 @@ def check_array(
     min_rows: int = 1,
     min_cols: int = 1,
     copy: bool = False,
-) -> np.ndarray:
+    keep_float32: bool = False,
+    accept_sparse: bool = False,
+) -> Any:
     """Return ``X`` as a finite float64 array with ``ndim`` dimensions.
 
     Parameters
@@ -68,10 +76,17 @@ def check_array(
     copy : bool, default False
         Return a new array even when ``X`` already is a float64 array, so
         that the caller's array is never aliased.
+    keep_float32 : bool, default False
+        Return float32 input as float32 (the caller works in single
+        precision); any other input is still converted to float64.
+    accept_sparse : bool, default False
+        Return a ``scipy.sparse`` matrix or array in CSR format (its values
+        as float64, or float32 with ``keep_float32``) instead of rejecting
+        it.  Only 2-D input can be sparse.
 
     Returns
     -------
-    ndarray of float64
+    ndarray of float64 (or float32), or a CSR sparse matrix
 
     Raises
     ------
@@ -89,10 +104,12 @@ def check_array(
             f"{name} must be an array-like of numbers, got {type(X).__name__}"
         )
     if _is_sparse(X):
-        raise TypeError(
-            f"{name} is a sparse matrix, but kpca needs a dense array: "
-            "pass X.toarray()"
-        )
+        if not accept_sparse:
+            raise TypeError(
+                f"{name} is a sparse matrix, but this kpca method needs a "
+                "dense array: pass X.toarray()"
+            )
+        return _check_sparse(X, name, min_rows, min_cols, keep_float32)
     try:
         arr = np.asarray(X)
         if arr.dtype == object:
@@ -113,7 +130,7 @@ def check_array(
         raise TypeError(
             f"{name} must hold real numbers, got dtype {arr.dtype}"
         )
-    arr = arr.astype(np.float64, copy=copy)
+    arr = arr.astype(_working_dtype(arr.dtype, keep_float32), copy=copy)
     if arr.ndim != ndim:
         hint = ""
         if arr.ndim == 1 and ndim == 2:
@@ -138,6 +155,37 @@ def check_array(
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinity")
     return arr
+
+
+def _check_sparse(
+    X: Any, name: str, min_rows: int, min_cols: int, keep_float32: bool
+) -> Any:
+    """A validated CSR copy (or view) of the sparse ``X``."""
+    if np.iscomplexobj(X.dtype.type(0)):
+        raise ComplexDataError(
+            f"{name} must hold real numbers (Complex data not supported), "
+            f"got dtype {X.dtype}"
+        )
+    if not (
+        np.issubdtype(X.dtype, np.number) or np.issubdtype(X.dtype, np.bool_)
+    ):
+        raise TypeError(f"{name} must hold real numbers, got dtype {X.dtype}")
+    if len(X.shape) != 2:
+        raise ValueError(f"{name} must be a 2-D sparse matrix")
+    X = X.tocsr().astype(_working_dtype(X.dtype, keep_float32))
+    if X.shape[0] < min_rows:
+        raise ValueError(
+            f"{name} has {X.shape[0]} sample(s) (shape={X.shape}) while a "
+            f"minimum of {min_rows} is required."
+        )
+    if X.shape[1] < min_cols:
+        raise ValueError(
+            f"{name} has {X.shape[1]} feature(s) (shape={X.shape}) while a "
+            f"minimum of {min_cols} is required."
+        )
+    if not np.all(np.isfinite(X.data)):
+        raise ValueError(f"{name} contains NaN or infinity")
+    return X
 
 
 def check_square(M: np.ndarray, name: str) -> np.ndarray:
@@ -263,6 +311,33 @@ def check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def check_generator(
+    value: Any, name: str = "random_state"
+) -> np.random.Generator:
+    """A NumPy ``Generator`` from ``random_state``.
+
+    An integer >= 0 seeds a new generator, None gives the seed 0 (so results
+    are reproducible), a ``numpy.random.Generator`` is used as it is and a
+    legacy ``numpy.random.RandomState`` seeds a generator from its stream.
+    """
+    if isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, np.random.RandomState):
+        return np.random.default_rng(value.randint(0, 2**31 - 1))
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, numbers.Integral)
+    ):
+        raise TypeError(
+            f"{name} must be None, an integer, a numpy.random.Generator or a "
+            f"numpy.random.RandomState, got {value!r}"
+        )
+    if value is not None and value < 0:
+        raise ValueError(
+            f"{name} must be a non-negative integer, got {value!r}"
+        )
+    return np.random.default_rng(0 if value is None else int(value))
 
 
 def check_random_state(value: Any, name: str = "random_state") -> int | None:

@@ -120,7 +120,7 @@ class _CentredKernel:
     @property
     def col_means(self) -> np.ndarray:
         if self._col_means is None:
-            self._col_means = self._matrix().mean(axis=0)
+            self._col_means = self._matrix().mean(axis=0, dtype=float)
         return self._col_means
 
     @property
@@ -140,11 +140,11 @@ class _CentredKernel:
         X2 = Xt[None, :] if vector else Xt
         if self._col_means is None:
             # K is symmetric, so its column means are 1^T K / n.
-            Y = rows_times(np.vstack([X2, np.ones((1, K.shape[0]))]), K)
+            Y = _times(np.vstack([X2, np.ones((1, K.shape[0]))]), K)
             self._col_means = Y[-1] / K.shape[0]
             Y = Y[:-1]
         else:
-            Y = rows_times(X2, K)
+            Y = _times(X2, K)
         self._centre(Y, X2)
         return Y[0] if vector else Y
 
@@ -157,8 +157,9 @@ class _CentredKernel:
             K = self._matrix()
             if self._col_means is None:
                 # K is symmetric: its column means are K 1 / n.
-                self._col_means = (K @ np.ones(K.shape[0])) / K.shape[0]
-            y = (K @ X)[None, :]
+                ones = np.ones(K.shape[0], dtype=K.dtype)
+                self._col_means = (K @ ones).astype(float) / K.shape[0]
+            y = (K @ X.astype(K.dtype, copy=False)).astype(float)[None, :]
             self._centre(y, X[None, :])
             return y[0]
         # HKH is symmetric: its products with columns are the transposed
@@ -171,6 +172,13 @@ class _CentredKernel:
         K, self._K = self._matrix(), None
         _subtract_means_inplace(K, c, c, float(c.mean()))
         return K
+
+
+def _times(Xt: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """``Xt @ K`` in K's precision (a float32 K is never copied to float64)."""
+    if K.dtype == Xt.dtype:
+        return rows_times(Xt, K)
+    return rows_times(Xt.astype(K.dtype), K).astype(Xt.dtype)
 
 
 def center_kernel(K) -> np.ndarray:

@@ -39,11 +39,13 @@ class KernelFunction(Protocol):
     def __call__(self, X: Any, Y: Any = None) -> np.ndarray: ...
 
 
-def _pair(X, Y) -> tuple[np.ndarray, np.ndarray | None]:
-    X = check_array(X, "X")
+def _pair(X, Y, *, sparse: bool = True) -> tuple[Any, Any]:
+    # float32 data give a float32 kernel matrix (half the memory), and
+    # scipy.sparse data are multiplied as they are, a dense tile at a time.
+    X = check_array(X, "X", keep_float32=True, accept_sparse=sparse)
     if Y is None:
         return X, None
-    Y = check_array(Y, "Y")
+    Y = check_array(Y, "Y", keep_float32=True, accept_sparse=sparse)
     if Y.shape[1] != X.shape[1]:
         raise ValueError(
             f"Y has {Y.shape[1]} features but X has {X.shape[1]}: both must have the same number of columns"
@@ -95,20 +97,20 @@ def _tiled(
     :data:`_SMALLEST`, where float64 has lost its digits to underflow.
     """
     symmetric = Y is None
+    dtype = X.dtype if Y is None else np.result_type(X.dtype, Y.dtype)
+    shift = None
     if translation_invariant:
         with np.errstate(over="ignore", invalid="ignore"):
-            shift = X.mean(axis=0)
-            X = X - shift
-            Y = None if Y is None else Y - shift
-        _check_squared_norms(X, Y, what)
-    columns = X if Y is None else Y
-    n, m = X.shape[0], columns.shape[0]
+            shift = np.asarray(X.mean(axis=0)).ravel().astype(dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rows = _Rows(X, shift)
+        columns = rows if Y is None else _Rows(Y, shift)
+        n, m = rows.shape[0], columns.shape[0]
+        sq_x = rows.squared_norms()
+        sq_y = sq_x if symmetric else columns.squared_norms()
     if translation_invariant:
-        sq_x = np.einsum("ij,ij->i", X, X)
-        sq_y = sq_x if symmetric else np.einsum("ij,ij->i", columns, columns)
-    else:  # not used by finish: no pass over data whose squares may overflow
-        sq_x, sq_y = np.zeros(n), np.zeros(m)
-    K = np.empty((n, m))
+        _check_squared_norms(sq_x, sq_y, rows, columns, what)
+    K = np.empty((n, m), dtype=dtype)
     # The largest |entry| of each tile (NaN if a tile holds one).
     peaks: list[float] = []
 
@@ -116,7 +118,7 @@ def _tiled(
         # One row panel, tile by tile: each tile's product and element-wise
         # part stay in cache, and the temporaries are a tile, not a panel.
         i1 = min(i0 + _TILE, n)
-        Xi = X[i0:i1]
+        Xi = rows[i0:i1]
         for j0 in range(i0 if symmetric else 0, m, _TILE):
             j1 = min(j0 + _TILE, m)
             diagonal = symmetric and j0 == i0
@@ -162,15 +164,49 @@ def _tiled(
     if not np.isfinite(peak):
         raise ValueError(
             f"{what} overflows float64 (the largest |value| of the data is "
-            f"{_largest(X, Y):.3g}): scale the data"
+            f"{_largest(rows, columns):.3g}): scale the data"
         )
-    if inner_products and 0.0 < _largest(X, Y) and peak < _SMALLEST:
+    if inner_products and peak < _SMALLEST and 0.0 < _largest(rows, columns):
         raise ValueError(
             f"{what} underflows: all its values are below {_SMALLEST:.0e}, "
             "where float64 has lost its digits (the largest |value| of the "
-            f"data is {_largest(X, Y):.3g}): scale the data"
+            f"data is {_largest(rows, columns):.3g}): scale the data"
         )
     return K
+
+
+class _Rows:
+    """Row blocks of a dense or sparse matrix, shifted by ``shift`` when given.
+
+    A dense matrix is shifted once, up front; a sparse one keeps its
+    sparsity and each block is made dense (and shifted) when it is read.
+    """
+
+    def __init__(self, M: Any, shift: np.ndarray | None) -> None:
+        self.sparse = hasattr(M, "toarray")
+        self.shift = shift if self.sparse else None
+        if not self.sparse and shift is not None:
+            M = M - shift
+        self.M = M
+        self.shape = M.shape
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        block = self.M[rows]
+        if not self.sparse:
+            return block
+        block = block.toarray()
+        if self.shift is not None:
+            block -= self.shift
+        return block
+
+    def squared_norms(self) -> np.ndarray:
+        if not self.sparse:
+            return np.einsum("ij,ij->i", self.M, self.M)
+        parts = []
+        for start in range(0, self.shape[0], _TILE):
+            block = self[start : start + _TILE]
+            parts.append(np.einsum("ij,ij->i", block, block))
+        return np.concatenate(parts) if parts else np.zeros(0)
 
 
 # Below this magnitude (2.2e-308 / 2.2e-16, about 1e-292) a float64 has
@@ -179,16 +215,25 @@ def _tiled(
 _SMALLEST = np.finfo(float).tiny / np.finfo(float).eps
 
 
-def _largest(X: np.ndarray, Y: np.ndarray | None) -> float:
-    """The largest |entry| of ``X`` and ``Y``, for error messages."""
-    peak = float(np.max(np.abs(X), initial=0.0))
-    if Y is not None:
-        peak = max(peak, float(np.max(np.abs(Y), initial=0.0)))
+def _largest(rows: _Rows, columns: _Rows) -> float:
+    """The largest |entry| of the (shifted) rows and columns, block by block.
+
+    Only for error messages and the rare underflow test.
+    """
+    peak = 0.0
+    for part in (rows, columns):
+        for start in range(0, part.shape[0], _TILE):
+            block = part[start : start + _TILE]
+            peak = max(peak, float(np.max(np.abs(block), initial=0.0)))
     return peak
 
 
 def _check_squared_norms(
-    X: np.ndarray, Y: np.ndarray | None, what: str
+    sq_x: np.ndarray,
+    sq_y: np.ndarray,
+    rows: _Rows,
+    columns: _Rows,
+    what: str,
 ) -> None:
     """Raise if squared distances between the (shifted) rows over- or underflow.
 
@@ -197,21 +242,21 @@ def _check_squared_norms(
     twice the largest squared norms is the largest number computed.
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        largest = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
-        if Y is not None:
-            largest = max(largest, float(np.max(np.einsum("ij,ij->i", Y, Y))))
+        largest = max(
+            float(np.max(sq_x, initial=0.0)), float(np.max(sq_y, initial=0.0))
+        )
         bound = 4.0 * largest
     if not np.isfinite(bound):
         raise ValueError(
             f"{what} overflow float64: the points lie up to "
-            f"{_largest(X, Y):.3g} from their mean, and squared distances "
-            "beyond 1.8e308 are infinite: scale the data"
+            f"{_largest(rows, columns):.3g} from their mean, and squared "
+            "distances beyond 1.8e308 are infinite: scale the data"
         )
-    if largest < _SMALLEST and _largest(X, Y) > 0.0:
+    if largest < _SMALLEST and _largest(rows, columns) > 0.0:
         raise ValueError(
             f"{what} underflow: the points lie at most "
-            f"{_largest(X, Y):.3g} from their mean, and squares below "
-            f"{_SMALLEST:.0e} have lost their digits: scale the data"
+            f"{_largest(rows, columns):.3g} from their mean, and squares "
+            f"below {_SMALLEST:.0e} have lost their digits: scale the data"
         )
 
 
@@ -238,7 +283,7 @@ def _kernel_roundoff(K: np.ndarray) -> float:
             f"the kernel matrix is too large to decompose in float64: its "
             f"entries reach {peak:.3g} and its norm overflows: scale the data"
         )
-    return _ROUNDOFF_UNITS * np.finfo(float).eps * scale
+    return _ROUNDOFF_UNITS * float(np.finfo(K.dtype).eps) * scale
 
 
 def _to_squared_distances(
@@ -500,7 +545,7 @@ def make_kernel(
     if callable(kernel):
 
         def k(X, Y=None, _f=kernel):
-            X, Y = _pair(X, Y)
+            X, Y = _pair(X, Y, sparse=False)
             out = check_array(_f(X, X if Y is None else Y), "kernel(X, Y)")
             expected = (X.shape[0], (X if Y is None else Y).shape[0])
             if out.shape != expected:

@@ -162,6 +162,15 @@ class ClassicalMDS(BaseEstimator):
         self.metric = metric
         self.dissimilarity = dissimilarity
 
+    @property
+    def _accepts_sparse(self) -> bool:  # type: ignore[override]
+        # Sparse data give their distances through sparse products.
+        return self._metric() != "precomputed"
+
+    @property
+    def _n_features_out(self) -> int:
+        return int(self.embedding_.shape[1])
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         precomputed = self._metric() == "precomputed"
@@ -181,6 +190,10 @@ class ClassicalMDS(BaseEstimator):
         ----------
         X : array_like, shape (n_samples, n_features) or (n_samples, n_samples)
             Data, or the dissimilarities when ``metric="precomputed"``.
+            Data may be a ``scipy.sparse`` matrix; the work is in float64
+            whatever the input (float32 round-off would make Euclidean
+            distances look non-Euclidean), and ``fit_transform`` returns
+            float32 for float32 data.
         y : None
             Ignored; present for the scikit-learn protocol.
 
@@ -200,6 +213,9 @@ class ClassicalMDS(BaseEstimator):
             )
         else:
             check_choice(self.metric, "metric", _METRICS)
+        names = self._check_feature_names(
+            X, reset=self._metric() != "precomputed"
+        )
         if self._metric() == "precomputed":
             name = "X (dissimilarities)"
             D = check_symmetric(check_array(X, name), name)
@@ -222,7 +238,10 @@ class ClassicalMDS(BaseEstimator):
             D2 *= 0.5
             n_features = D.shape[0]
         else:
-            X = check_array(X, "X")
+            # float64 work, whatever the input: the sign test of the
+            # spectrum needs it (float32 round-off makes Euclidean
+            # distances look non-Euclidean).
+            X = check_array(X, "X", accept_sparse=True)
             D2 = squared_distances(X)
             n_features = X.shape[1]
         n = D2.shape[0]
@@ -287,7 +306,7 @@ class ClassicalMDS(BaseEstimator):
         self.embedding_ = embedding
         self.strain_ = strain
         self.n_samples_ = n
-        self.n_features_in_ = n_features
+        self._set_n_features(n_features, names)
         return self
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
@@ -303,9 +322,14 @@ class ClassicalMDS(BaseEstimator):
         Returns
         -------
         Y : ndarray, shape (n_samples, n_components)
-            A copy of ``embedding_``: changing it leaves the model as it is.
+            A copy of ``embedding_`` (changing it leaves the model as it
+            is), as float32 when ``X`` is float32.
         """
-        return self.fit(X).embedding_.copy()
+        float32 = getattr(X, "dtype", None) == np.float32
+        embedding = self.fit(X).embedding_
+        if float32:
+            return embedding.astype(np.float32)
+        return embedding.copy()
 
 
 def _sum_of_squares(R: np.ndarray) -> float:

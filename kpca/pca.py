@@ -1,4 +1,4 @@
-r"""Linear principal component analysis.
+r"""Linear principal component analysis, and its probabilistic model.
 
 For centred (optionally standardised) data :math:`X_c` with the samples as
 rows, PCA finds the orthonormal directions :math:`u_1, \dots, u_k` of maximum
@@ -9,62 +9,123 @@ directions come from the Gram matrix :math:`X_c X_c^\top` (the notes'
 thin SVD :math:`X_c = V S U^\top`, written so that :math:`u_i` (the columns of
 :math:`U`) are the directions, :math:`v_i` the unit eigenvectors of the Gram
 matrix and :math:`s_i = \sqrt{\mu_i}` the singular values.
+
+The fitted model is also the maximum-likelihood probabilistic PCA of Tipping
+and Bishop: :math:`x = W z + \bar x + \varepsilon` with
+:math:`z \sim \mathcal N(0, I_k)`, :math:`\varepsilon \sim \mathcal
+N(0, \sigma^2 I_d)`, whose likelihood is largest at
+:math:`\sigma^2 = \frac1{d-k}\sum_{j>k}\lambda_j` and
+:math:`W = U_k(\Lambda_k - \sigma^2 I)^{1/2}`, with :math:`\lambda_j` the
+eigenvalues of :math:`C` (with :math:`1/n`).
 """
 
 from __future__ import annotations
 
+import numbers
+import warnings
 from typing import Any
 
 import numpy as np
+import scipy.linalg
+import scipy.sparse.linalg
+from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
 from ._validation import (
+    _is_sparse,
     check_array,
     check_bool,
     check_choice,
+    check_generator,
     check_is_fitted,
-    check_n_components,
+    check_nonnegative_int,
+    check_positive_int,
+    check_real,
 )
-from .eigen import _components_to_keep, _top_eigenpairs, align_signs
+from .eigen import RANK_RTOL, _components_to_keep, _top_eigenpairs, align_signs
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
-PCA_SOLVERS = ("auto", "covariance", "gram", "svd")
+# scikit-learn's solver names, and the notes' Gram-matrix route.
+PCA_SOLVERS = (
+    "auto",
+    "full",
+    "covariance_eigh",
+    "arpack",
+    "randomized",
+    "gram",
+)
 
+# The names of the deprecated `solver` parameter, as `svd_solver` names.
+_OLD_SOLVERS = {
+    "auto": "auto",
+    "covariance": "covariance_eigh",
+    "svd": "full",
+    "gram": "gram",
+}
+
+_NORMALIZERS = ("auto", "QR", "LU", "none")
 
 # "auto" takes the covariance route only when it is much cheaper than the SVD.
 _COVARIANCE_MIN_ASPECT = 10
 _COVARIANCE_MAX_FEATURES = 1000
 
+# Rows of X turned into float64 at a time when float32 data are multiplied
+# with themselves (8 MB of float64 at d = 1000).
+_BLOCK_ROWS = 1024
+
 
 class PCA(BaseEstimator):
     r"""Principal component analysis with the notes' :math:`1/n` convention.
 
+    A drop-in for :class:`sklearn.decomposition.PCA`: the same parameters,
+    attributes and methods, with the differences listed under Notes (the
+    :math:`1/n` convention first).
+
     Parameters
     ----------
-    n_components : int, optional
-        Number of components :math:`k` to keep, ``1 <= k <= min(n_samples,
-        n_features)``.  None keeps every component of non-zero variance (the
-        numerical rank :math:`r` of the centred data).  Components beyond
-        :math:`r` carry no variance and are dropped with a warning.
-    standardize : bool, default False
-        Divide each centred feature by its population standard deviation
-        :math:`\sigma_j = \sqrt{\frac1n\sum_i (x_{ij} - \bar x_j)^2}` before
-        the decomposition, as in Li's lecture (PCA of the correlation
-        matrix).
-    solver : {"auto", "covariance", "gram", "svd"}, default "auto"
-        How the components are computed (the routes of the notes):
+    n_components : int, float, "mle" or None, default None
+        How many components :math:`k` to keep:
 
-        * ``"covariance"`` diagonalises the :math:`d\times d` matrix
-          :math:`C = \frac1n X_c^\top X_c`, :math:`O(nd^2 + d^3)`;
-        * ``"gram"`` diagonalises the :math:`n\times n` matrix
-          :math:`X_c X_c^\top` and maps back with
-          :math:`u_i = X_c^\top v_i / \sqrt{\mu_i}`, :math:`O(n^2 d + n^3)`;
-        * ``"svd"`` takes the thin SVD of :math:`X_c`,
-          :math:`O(nd\min(n, d))`;
-        * ``"auto"`` takes ``"covariance"`` when ``n_samples >= 10 *
-          n_features`` and ``n_features <= 1000`` (as scikit-learn does), and
-          ``"svd"`` otherwise.
+        * an int, ``1 <= k <= min(n_samples, n_features)``;
+        * a float in :math:`(0, 1)`: the smallest :math:`k` whose
+          components explain more than this share of the variance,
+          :math:`\sum_{i\le k}\lambda_i > \texttt{n\_components}
+          \operatorname{tr} C`;
+        * ``"mle"``: Minka's choice [2]_, the :math:`k` of largest
+          (Laplace-approximated) evidence :math:`p(X \mid k)` of the
+          probabilistic model; needs ``n_samples >= n_features``;
+        * None: every component of non-zero variance (the numerical rank
+          :math:`r` of the centred data).
+
+        Components beyond :math:`r` carry no variance and are dropped, with
+        a warning when an int asked for them.
+    copy : bool, default True
+        False lets ``fit`` centre a float array in place (the caller's data
+        are then overwritten), as in scikit-learn.
+    whiten : bool, default False
+        Divide the scores by :math:`\sqrt{\lambda_i}`, so that each has
+        variance 1 over the training data (with :math:`1/n`).
+    svd_solver : {"auto", "full", "covariance_eigh", "arpack", "randomized", "gram"}, default "auto"
+        How the components are computed:
+
+        * ``"full"``: the thin SVD of :math:`X_c` (LAPACK), :math:`O(nd\min(n,d))`;
+        * ``"covariance_eigh"``: the eigendecomposition of the
+          :math:`d\times d` scatter :math:`X_c^\top X_c`, :math:`O(nd^2 + d^3)`;
+        * ``"gram"``: the :math:`n\times n` Gram matrix
+          :math:`X_c X_c^\top`, mapped back with
+          :math:`u_i = X_c^\top v_i / \sqrt{\mu_i}` (the notes' route),
+          :math:`O(n^2 d + n^3)`;
+        * ``"arpack"``: the top :math:`k < \min(n, d)` singular triplets by
+          ARPACK (``scipy.sparse.linalg.svds``), to the tolerance ``tol``;
+        * ``"randomized"``: the randomized SVD of Halko, Martinsson and
+          Tropp [3]_: :math:`k +` ``n_oversamples`` random directions, and
+          ``iterated_power`` power iterations;
+        * ``"auto"``: ``"covariance_eigh"`` when ``n_samples >= 10 *
+          n_features`` and ``n_features <= 1000`` (as scikit-learn does),
+          else ``"full"`` (``"arpack"`` for sparse data with more than 1000
+          features and an int ``n_components``).  Unlike scikit-learn,
+          ``"auto"`` never picks the approximate ``"randomized"``.
 
         Accuracy: the SVD computes each singular value :math:`s_i` with a
         relative error of order :math:`\varepsilon\, s_1/s_i`
@@ -73,7 +134,33 @@ class PCA(BaseEstimator):
         the condition number, so their error is of order
         :math:`\varepsilon\, (s_1/s_i)^2`.  Components whose variance is
         below :math:`10^{-8}` of the largest are therefore reliable only with
-        ``"svd"``.
+        ``"full"``.  Sparse input works with ``"covariance_eigh"``,
+        ``"arpack"`` and ``"randomized"``, which centre it implicitly.
+    tol : float, default 0.0
+        Relative accuracy of the singular values for ``"arpack"`` (0 means
+        machine precision).
+    iterated_power : int or "auto", default "auto"
+        Power iterations of ``"randomized"``; ``"auto"`` is 7 when
+        :math:`k < 0.1\min(n, d)` and 4 otherwise (scikit-learn's rule).
+    n_oversamples : int, default 10
+        Extra random directions of ``"randomized"``.
+    power_iteration_normalizer : {"auto", "QR", "LU", "none"}, default "auto"
+        How ``"randomized"`` re-orthonormalises between power iterations;
+        ``"auto"`` is ``"none"`` for at most 2 iterations and ``"LU"``
+        beyond.
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None, default None
+        Randomness of ``"arpack"`` (its start vector) and ``"randomized"``;
+        None means the seed 0, so every fit is reproducible.
+    standardize : bool, default False
+        Divide each centred feature by its population standard deviation
+        :math:`\sigma_j = \sqrt{\frac1n\sum_i (x_{ij} - \bar x_j)^2}` before
+        the decomposition, as in Li's lecture (PCA of the correlation
+        matrix).  scikit-learn has no such option (it would be a
+        ``StandardScaler`` before the PCA).
+    solver : {"auto", "covariance", "gram", "svd"}, optional
+        Deprecated alias of ``svd_solver`` (``"covariance"`` is
+        ``"covariance_eigh"``, ``"svd"`` is ``"full"``); when given it
+        overrides ``svd_solver`` with a ``FutureWarning``.
 
     Attributes
     ----------
@@ -87,24 +174,69 @@ class PCA(BaseEstimator):
         with the sign convention of :func:`kpca.align_signs`.
     explained_variance_ : ndarray, shape (n_components,)
         :math:`\lambda_i = \mu_i / n`, the variance (with :math:`1/n`) of
-        the scores along each component.
+        the scores along each component.  scikit-learn divides by
+        :math:`n - 1`: its value is ``explained_variance_ * n_samples_ /
+        (n_samples_ - 1)``.
     explained_variance_ratio_ : ndarray, shape (n_components,)
         :math:`\lambda_i / \sum_j \lambda_j`, the share of the total variance
-        :math:`\operatorname{tr} C` (all components, kept or not).
+        :math:`\operatorname{tr} C` (all components, kept or not); the same
+        with either convention.
     total_variance_ : float
         :math:`\operatorname{tr} C`.
     singular_values_ : ndarray, shape (n_components,)
-        :math:`s_i = \sqrt{\mu_i} = \sqrt{n \lambda_i}`.
+        :math:`s_i = \sqrt{\mu_i} = \sqrt{n \lambda_i}` (no convention).
+    noise_variance_ : float
+        :math:`\sigma^2 = \frac1{d-k}\sum_{j>k}\lambda_j`, the
+        maximum-likelihood noise variance of probabilistic PCA (0 when
+        :math:`k = d`).
     n_components_ : int
         Number of components kept.
     n_samples_ : int
         Number of training samples.
     n_features_in_ : int
         Number of features.
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        The column names, when ``fit`` got a DataFrame with string names.
+
+    Notes
+    -----
+    **Conventions.** The variances divide by :math:`n`, the notes'
+    convention and the maximum-likelihood one; scikit-learn divides by
+    :math:`n-1`.  Hence, on the same data and with the same :math:`k`:
+
+    * ``components_``, ``singular_values_``, ``explained_variance_ratio_``
+      and unwhitened scores agree with scikit-learn's (up to the signs of
+      the components and round-off);
+    * ``explained_variance_`` and, when ``n_samples >= n_features``,
+      ``noise_variance_`` and :meth:`get_covariance` are scikit-learn's
+      times :math:`(n-1)/n`, and :meth:`get_precision` is scikit-learn's
+      times :math:`n/(n-1)`;
+    * whitened scores are scikit-learn's times :math:`\sqrt{n/(n-1)}`;
+    * :meth:`score_samples` is the log-density of the Gaussian with this
+      model's covariance, which is the maximum-likelihood fit of
+      probabilistic PCA [1]_; scikit-learn's is that of its covariance,
+      :math:`n/(n-1)` times larger, so on the training data this model's
+      :meth:`score` is the larger of the two.
+
+    With fewer samples than features, scikit-learn averages the discarded
+    variance over :math:`\min(n, d) - k` eigenvalues;
+    :math:`\sigma^2` here averages it over all :math:`d - k` discarded
+    eigenvalues (the zero ones too), which is the maximum-likelihood value.
+
+    ``n_components=None`` keeps the components of non-zero variance, where
+    scikit-learn keeps :math:`\min(n, d)` components, some of them of zero
+    variance.
 
     References
     ----------
-    .. [1] I. T. Jolliffe, *Principal Component Analysis*, 2nd ed.,
+    .. [1] M. E. Tipping and C. M. Bishop, "Probabilistic principal
+       component analysis", J. R. Statist. Soc. B 61(3), 611-622, 1999.
+    .. [2] T. P. Minka, "Automatic choice of dimensionality for PCA",
+       NIPS 13, 2000.
+    .. [3] N. Halko, P.-G. Martinsson and J. A. Tropp, "Finding structure
+       with randomness: probabilistic algorithms for constructing
+       approximate matrix decompositions", SIAM Review 53(2), 2011.
+    .. [4] I. T. Jolliffe, *Principal Component Analysis*, 2nd ed.,
        Springer, 2002.
 
     Examples
@@ -122,26 +254,115 @@ class PCA(BaseEstimator):
     array([0.9937])
     >>> pca
     PCA(n_components=1)
+
+    The variances divide by :math:`n = 5`; scikit-learn's divide by
+    :math:`n - 1 = 4`, so its ``explained_variance_`` is this one times
+    :math:`n/(n-1)`:
+
+    >>> pca.explained_variance_.round(4)
+    array([5.0081])
+    >>> n = pca.n_samples_
+    >>> (pca.explained_variance_ * n / (n - 1)).round(4)
+    array([6.2601])
+
+    A share of the variance chooses :math:`k`; the noise variance of the
+    probabilistic model is the discarded eigenvalue of :math:`C` (there is
+    one, :math:`d - k = 1`):
+
+    >>> pca = PCA(n_components=0.99).fit(X)
+    >>> pca.n_components_, round(pca.noise_variance_, 4)
+    (1, 0.0319)
+    >>> bool(np.isclose(pca.noise_variance_,
+    ...                 pca.total_variance_ - pca.explained_variance_[0]))
+    True
     """
+
+    _keeps_float32 = True
+
+    @property
+    def _accepts_sparse(self) -> bool:  # type: ignore[override]
+        solver = self.svd_solver if self.solver is None else self.solver
+        return solver not in ("full", "gram", "svd")
 
     def __init__(
         self,
-        n_components: int | None = None,
+        n_components: int | float | str | None = None,
         *,
+        copy: bool = True,
+        whiten: bool = False,
+        svd_solver: str = "auto",
+        tol: float = 0.0,
+        iterated_power: int | str = "auto",
+        n_oversamples: int = 10,
+        power_iteration_normalizer: str = "auto",
+        random_state: Any = None,
         standardize: bool = False,
-        solver: str = "auto",
+        solver: str | None = None,
     ) -> None:
         self.n_components = n_components
+        self.copy = copy
+        self.whiten = whiten
+        self.svd_solver = svd_solver
+        self.tol = tol
+        self.iterated_power = iterated_power
+        self.n_oversamples = n_oversamples
+        self.power_iteration_normalizer = power_iteration_normalizer
+        self.random_state = random_state
         self.standardize = standardize
         self.solver = solver
 
+    # -- parameters ----------------------------------------------------------
+    def _svd_solver(self) -> str:
+        if self.solver is None:
+            return check_choice(self.svd_solver, "svd_solver", PCA_SOLVERS)
+        old = check_choice(self.solver, "solver", tuple(_OLD_SOLVERS))
+        warnings.warn(
+            "solver is deprecated and will be removed in the next release: "
+            f"use svd_solver={_OLD_SOLVERS[old]!r} instead",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return _OLD_SOLVERS[old]
+
+    def _check_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = dict(
+            solver=self._svd_solver(),
+            copy=check_bool(self.copy, "copy"),
+            whiten=check_bool(self.whiten, "whiten"),
+            standardize=check_bool(self.standardize, "standardize"),
+            oversamples=check_positive_int(
+                self.n_oversamples, "n_oversamples"
+            ),
+            normalizer=check_choice(
+                self.power_iteration_normalizer,
+                "power_iteration_normalizer",
+                _NORMALIZERS,
+            ),
+            rng=check_generator(self.random_state),
+        )
+        tol = check_real(self.tol, "tol")
+        if tol < 0:
+            raise ValueError(f"tol must be >= 0, got {self.tol!r}")
+        params["tol"] = tol
+        if isinstance(self.iterated_power, str):
+            check_choice(self.iterated_power, "iterated_power", ("auto",))
+            params["power"] = None
+        else:
+            params["power"] = check_nonnegative_int(
+                self.iterated_power, "iterated_power"
+            )
+        return params
+
+    # -- fit -------------------------------------------------------------------
     def fit(self, X: Any, y: Any = None) -> PCA:
         """Fit the principal components of ``X``.
 
         Parameters
         ----------
-        X : array_like, shape (n_samples, n_features)
-            Training data, samples as rows.
+        X : array_like or scipy.sparse matrix, shape (n_samples, n_features)
+            Training data, samples as rows.  float32 data are fitted in
+            float32 where the accuracy allows it, and the fitted arrays are
+            float32.
         y : None
             Ignored; present for the scikit-learn protocol.
 
@@ -151,98 +372,121 @@ class PCA(BaseEstimator):
             With the fitted attributes set.  If ``fit`` raises, a previously
             fitted model is left unchanged.
         """
+        self._fit(X)
+        return self
+
+    def _fit(self, X: Any) -> _CentredData:
         # Every check comes before the first attribute is set.
-        solver = check_choice(self.solver, "solver", PCA_SOLVERS)
-        standardize = check_bool(self.standardize, "standardize")
-        X = check_array(X, "X")
+        params = self._check_params()
+        names = self._check_feature_names(X, reset=True)
+        X = check_array(X, "X", keep_float32=True, accept_sparse=True)
+        sparse = _is_sparse(X)
         n, d = X.shape
         if n < 2:
             raise ValueError(
                 f"PCA needs at least 2 samples, got n_samples={n}: one sample "
                 "has no variance"
             )
-        k = check_n_components(self.n_components, min(n, d))
-        mean = _accurate_mean(X)
-        scale = None
-        if standardize:
-            scale = X.std(axis=0)
-            tiny = np.finfo(float).eps * np.maximum(np.abs(mean), 1.0)
-            constant = np.flatnonzero(scale <= tiny)
-            if constant.size:
+        k, how = _parse_n_components(self.n_components, n, d)
+        solver = _choose_solver(params["solver"], how, k, n, d, sparse)
+        data = _CentredData(X, params["standardize"], params["copy"])
+
+        need = min(n, d) if how != "int" else k
+        if how == "rank" and solver == "arpack":
+            need = min(n, d) - 1  # ARPACK finds fewer than min(n, d)
+        if solver in ("arpack", "randomized"):
+            if solver == "arpack" and need >= min(n, d):
                 raise ValueError(
-                    f"X has constant feature(s) {constant.tolist()}: they "
-                    "cannot be standardized (standardize=True divides by the "
-                    "standard deviation)"
+                    "svd_solver='arpack' needs n_components < min(n_samples, "
+                    f"n_features): got n_components={need} with n_samples={n}"
+                    f", n_features={d}"
                 )
-        Xc = _centre(X, mean, scale)
-        total = float(np.einsum("ij,ij->", Xc, Xc))  # = n tr C = sum of all mu
-        _check_range(Xc, total, scale)
-        if solver == "auto":
-            covariance_is_cheap = (
-                n >= _COVARIANCE_MIN_ASPECT * d
-                and d <= _COVARIANCE_MAX_FEATURES
-            )
-            solver = "covariance" if covariance_is_cheap else "svd"
-        want = min(n, d) if k is None else k
-
-        if solver == "covariance":
-            mu, U = _eigenpairs(Xc.T @ Xc, want)
+            mu, U = _iterative_svd(data, need, solver, params)
+        elif solver == "covariance_eigh":
+            mu, U = _eigenpairs(data.scatter(), need)
         elif solver == "gram":
-            mu, V = _eigenpairs(Xc @ Xc.T, want)
+            mu, V = _eigenpairs(data.gram(), need)
+            U = V  # mapped back below, once the rank is known
         else:
-            _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
-            mu, U = s[:want] ** 2, Vt[:want].T
+            _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
+            mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
+        total = data.total
         keep = _components_to_keep(
             mu if total > 0 else np.zeros_like(mu),
-            k,
+            k if how == "int" else None,
             "centred data",
             "X has zero variance after centring: there is no principal "
             "component",
-            stacklevel=2,
+            stacklevel=3,
         )
+        if how == "fraction":
+            ratio = np.cumsum(mu[:keep]) / total
+            keep = min(keep, int(np.searchsorted(ratio, k, side="right")) + 1)
+        elif how == "mle":
+            keep = min(keep, _minka_dimension(mu / n, n))
         mu = mu[:keep]
         if solver == "gram":
             # The notes' w_i = X v_i / sqrt(mu_i), written for samples as rows.
-            U = (Xc.T @ V[:, :keep]) / np.sqrt(mu)
+            U = data.rmatmat(U[:, :keep]) / np.sqrt(mu)
         else:
             U = U[:, :keep]
 
-        self.mean_ = mean
-        self.scale_ = scale
-        self.components_ = align_signs(U).T
-        self.n_samples_, self.n_features_in_ = n, d
+        dtype = X.dtype
+        explained = mu / n
+        discarded = max(total / n - float(np.sum(explained)), 0.0)
+        self.mean_ = data.mean.astype(dtype)
+        self.scale_ = None if data.scale is None else data.scale.astype(dtype)
+        self.components_ = align_signs(U).T.astype(dtype)
+        self.n_samples_ = n
+        self._set_n_features(d, names)
         self.n_components_ = keep
-        self.singular_values_ = np.sqrt(mu)
-        self.explained_variance_ = mu / n
+        self.singular_values_ = np.sqrt(mu).astype(dtype)
+        self.explained_variance_ = explained.astype(dtype)
         self.total_variance_ = total / n
-        self.explained_variance_ratio_ = mu / total
-        return self
+        self.explained_variance_ratio_ = (mu / total).astype(dtype)
+        self.noise_variance_ = discarded / (d - keep) if keep < d else 0.0
+        return data
+
+    # -- transforms --------------------------------------------------------------
+    def _check_X(self, X: Any) -> Any:
+        check_is_fitted(self, "components_")
+        self._check_feature_names(X, reset=False)
+        X = check_array(X, "X", keep_float32=True, accept_sparse=True)
+        check_n_features(self, X)
+        return X
 
     def transform(self, X: Any) -> np.ndarray:
-        r"""Scores :math:`Z = X_c U_k` of ``X``.
+        r"""Scores :math:`Z = X_c U_k` of ``X`` (whitened: divided by :math:`\sqrt{\lambda_i}`).
 
         Parameters
         ----------
-        X : array_like, shape (m, n_features)
+        X : array_like or scipy.sparse matrix, shape (m, n_features)
             Data to project, centred (and scaled) with the training
-            statistics.
+            statistics; sparse data are centred implicitly.
 
         Returns
         -------
         Z : ndarray, shape (m, n_components)
         """
-        check_is_fitted(self, "components_")
-        X = check_array(X, "X")
-        check_n_features(self, X)
-        return _centre(X, self.mean_, self.scale_) @ self.components_.T
+        X = self._check_X(X)
+        directions = self.components_.T
+        if self.scale_ is not None:
+            directions = directions / self.scale_[:, None]
+        if _is_sparse(X):
+            Z = np.asarray(X @ directions) - self.mean_ @ directions
+        else:
+            Z = (X - self.mean_) @ directions
+        if self.whiten:
+            Z /= np.sqrt(self.explained_variance_)
+        return Z
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
         """Fit to ``X`` and return its scores.
 
         Parameters
         ----------
-        X : array_like, shape (n_samples, n_features)
+        X : array_like or scipy.sparse matrix, shape (n_samples, n_features)
             Training data.
         y : None
             Ignored.
@@ -251,7 +495,13 @@ class PCA(BaseEstimator):
         -------
         Z : ndarray, shape (n_samples, n_components)
         """
-        return self.fit(X).transform(X)
+        # The training scores come from the centred data fit made (which
+        # with copy=False is X itself, centred in place).
+        data = self._fit(X)
+        Z = data.matmat(self.components_.T)
+        if self.whiten:
+            Z /= np.sqrt(self.explained_variance_)
+        return Z
 
     def inverse_transform(self, Z: Any) -> np.ndarray:
         r"""Map scores back to the input space.
@@ -259,7 +509,8 @@ class PCA(BaseEstimator):
         :math:`\hat x = U_k z + \bar x`, or :math:`\hat x = (U_k z)\odot
         \sigma + \bar x` with ``standardize=True``: the orthogonal projection
         of the (standardised) data onto the principal subspace, undone back to
-        the original units.
+        the original units.  With ``whiten=True`` the scores are first
+        multiplied back by :math:`\sqrt{\lambda_i}`.
 
         Parameters
         ----------
@@ -271,23 +522,341 @@ class PCA(BaseEstimator):
         X_hat : ndarray, shape (m, n_features)
         """
         check_is_fitted(self, "components_")
-        Z = check_array(Z, "Z")
+        Z = check_array(Z, "Z", keep_float32=True)
         if Z.shape[1] != self.n_components_:
             raise ValueError(
                 f"Z has {Z.shape[1]} columns, but this PCA keeps "
                 f"{self.n_components_} components"
             )
+        if self.whiten:
+            Z = Z * np.sqrt(self.explained_variance_)
         X = Z @ self.components_
         if self.scale_ is not None:
             X *= self.scale_
         return X + self.mean_
 
+    # -- probabilistic PCA -----------------------------------------------------
+    def _noise_and_variances(self) -> tuple[float, np.ndarray]:
+        check_is_fitted(self, "components_")
+        return float(self.noise_variance_), self.explained_variance_.astype(
+            np.float64
+        )
 
-def _centre(X: np.ndarray, mean: np.ndarray, scale: np.ndarray | None):
-    Xc = X - mean
-    if scale is not None:
-        Xc /= scale
-    return Xc
+    def _singular(self) -> bool:
+        noise, variances = self._noise_and_variances()
+        d = self.n_features_in_
+        return self.n_components_ < d and noise <= RANK_RTOL * variances[0]
+
+    def _check_not_singular(self) -> None:
+        if self._singular():
+            raise ValueError(
+                "the model's covariance is singular: noise_variance_ is 0 "
+                f"because the data span only {self.n_components_} of "
+                f"{self.n_features_in_} dimensions, so it has no density"
+            )
+
+    def get_covariance(self) -> np.ndarray:
+        r"""The covariance of the probabilistic PCA model.
+
+        .. math::
+
+            \Sigma = W W^\top + \sigma^2 I
+            = U_k \operatorname{diag}(\lambda_i - \sigma^2) U_k^\top
+              + \sigma^2 I,
+
+        in the units of the data (:math:`D\Sigma D` with
+        :math:`D = \operatorname{diag}(\sigma_j)` when ``standardize`` is
+        true).  With :math:`k` smaller than the rank it is the
+        maximum-likelihood covariance of Tipping and Bishop's model; with
+        every component kept it is the sample covariance :math:`C`.
+
+        Returns
+        -------
+        ndarray, shape (n_features, n_features)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.random.default_rng(0).normal(size=(50, 4))
+        >>> full = PCA().fit(X)
+        >>> C = np.cov(X, rowvar=False, bias=True)   # 1/n
+        >>> bool(np.allclose(full.get_covariance(), C))
+        True
+        """
+        noise, variances = self._noise_and_variances()
+        U = self.components_.T.astype(np.float64)
+        cov = (U * (variances - noise)) @ U.T
+        cov.flat[:: cov.shape[0] + 1] += noise
+        if self.scale_ is not None:
+            cov *= np.outer(self.scale_, self.scale_)
+        return cov
+
+    def get_precision(self) -> np.ndarray:
+        r"""The inverse of :meth:`get_covariance`, by the matrix inversion lemma.
+
+        .. math::
+
+            \Sigma^{-1} = \frac1{\sigma^2}\Bigl(I - U_k
+            \operatorname{diag}\Bigl(\frac{\lambda_i-\sigma^2}{\lambda_i}
+            \Bigr) U_k^\top\Bigr),
+
+        a :math:`d\times d` result from a :math:`k`-dimensional correction
+        (:math:`D^{-1}\Sigma^{-1}D^{-1}` when ``standardize`` is true).
+
+        Returns
+        -------
+        ndarray, shape (n_features, n_features)
+
+        Raises
+        ------
+        ValueError
+            If the covariance is singular (``noise_variance_`` is 0 with
+            fewer components than features).
+        """
+        self._check_not_singular()
+        noise, variances = self._noise_and_variances()
+        U = self.components_.T.astype(np.float64)
+        d = self.n_features_in_
+        if self.n_components_ == d:
+            precision = (U / variances) @ U.T
+        else:
+            precision = -(U * ((variances - noise) / variances)) @ U.T
+            precision.flat[:: d + 1] += 1.0
+            precision /= noise
+        if self.scale_ is not None:
+            precision /= np.outer(self.scale_, self.scale_)
+        return precision
+
+    def score_samples(self, X: Any) -> np.ndarray:
+        r"""Log-likelihood of each sample under the probabilistic PCA model.
+
+        .. math::
+
+            \log p(x) = -\tfrac12\bigl(d\log 2\pi + \log\det\Sigma
+            + (x-\bar x)^\top \Sigma^{-1} (x - \bar x)\bigr),
+
+        with :math:`\Sigma` from :meth:`get_covariance`,
+        :math:`\log\det\Sigma = \sum_{i\le k}\log\lambda_i +
+        (d-k)\log\sigma^2` (plus :math:`2\sum_j\log\sigma_j` when
+        standardised) and the quadratic form from the :math:`k` scores.
+
+        Parameters
+        ----------
+        X : array_like or scipy.sparse matrix, shape (m, n_features)
+
+        Returns
+        -------
+        ndarray, shape (m,)
+        """
+        X = self._check_X(X)
+        self._check_not_singular()
+        noise, variances = self._noise_and_variances()
+        d, k = self.n_features_in_, self.n_components_
+        if _is_sparse(X):
+            X = X.toarray()
+        Xc = (X - self.mean_).astype(np.float64)
+        logdet = float(np.sum(np.log(variances)))
+        if self.scale_ is not None:
+            Xc /= self.scale_
+            logdet += 2.0 * float(np.sum(np.log(self.scale_)))
+        scores = Xc @ self.components_.T.astype(np.float64)
+        if k == d:
+            quadratic = np.einsum("ij,ij->i", scores / variances, scores)
+        else:
+            logdet += (d - k) * np.log(noise)
+            shrink = (variances - noise) / variances
+            quadratic = np.einsum("ij,ij->i", Xc, Xc)
+            quadratic -= np.einsum("ij,ij->i", scores * shrink, scores)
+            quadratic /= noise
+        return -0.5 * (d * np.log(2.0 * np.pi) + logdet + quadratic)
+
+    def score(self, X: Any, y: Any = None) -> float:
+        """The mean log-likelihood of the samples (:meth:`score_samples`).
+
+        Parameters
+        ----------
+        X : array_like or scipy.sparse matrix, shape (m, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        float
+        """
+        return float(np.mean(self.score_samples(X)))
+
+
+# -- n_components and the solver --------------------------------------------
+
+
+def _parse_n_components(value: Any, n: int, d: int) -> tuple[Any, str]:
+    """(k, how): how is "int", "fraction", "mle" or "rank" (None)."""
+    if value is None:
+        return None, "rank"
+    if isinstance(value, str):
+        if value != "mle":
+            raise ValueError(
+                "n_components must be an int, a float in (0, 1), 'mle' or "
+                f"None, got {value!r}"
+            )
+        if n < d:
+            raise ValueError(
+                "n_components='mle' needs n_samples >= n_features, got "
+                f"n_samples={n} < n_features={d}"
+            )
+        return None, "mle"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            "n_components must be an int, a float in (0, 1), 'mle' or None, "
+            f"got {value!r}"
+        )
+    if isinstance(value, numbers.Integral):
+        if not 1 <= int(value) <= min(n, d):
+            raise ValueError(
+                f"n_components must be between 1 and {min(n, d)} for this "
+                f"data, got {value}"
+            )
+        return int(value), "int"
+    if not 0.0 < float(value) < 1.0:
+        raise ValueError(
+            "n_components as a float is the share of the variance to "
+            f"explain and must lie in (0, 1), got {value!r}"
+        )
+    return float(value), "fraction"
+
+
+def _choose_solver(
+    solver: str, how: str, k: Any, n: int, d: int, sparse: bool
+) -> str:
+    if solver == "auto":
+        if n >= _COVARIANCE_MIN_ASPECT * d and d <= _COVARIANCE_MAX_FEATURES:
+            solver = "covariance_eigh"
+        elif sparse:
+            solver = "arpack" if how == "int" else "covariance_eigh"
+            if solver == "arpack" and k >= min(n, d):
+                solver = "covariance_eigh"
+        else:
+            solver = "full"
+    if sparse and solver in ("full", "gram"):
+        raise TypeError(
+            f"svd_solver={solver!r} needs a dense X, but X is a sparse "
+            "matrix: use svd_solver='covariance_eigh', 'arpack' or "
+            "'randomized', or pass X.toarray()"
+        )
+    if solver in ("arpack", "randomized") and how in ("fraction", "mle"):
+        raise ValueError(
+            f"svd_solver={solver!r} computes a fixed number of components: "
+            "n_components must be an int or None, got "
+            f"{'a float' if how == 'fraction' else repr('mle')}"
+        )
+    return solver
+
+
+# -- the centred data, as arrays and as products -------------------------------
+
+
+class _CentredData:
+    """:math:`X_c = (X - 1\\bar x^\\top) D^{-1}`, explicit (dense) or implicit (sparse)."""
+
+    def __init__(self, X: Any, standardize: bool, copy: bool) -> None:
+        self.X = X
+        self.sparse = _is_sparse(X)
+        n = X.shape[0]
+        if self.sparse:
+            mean = np.asarray(X.mean(axis=0), dtype=np.float64).ravel()
+            squares = np.asarray(
+                X.multiply(X).sum(axis=0), dtype=np.float64
+            ).ravel()
+            variances = np.maximum(squares / n - mean**2, 0.0)
+        else:
+            mean = _accurate_mean(X)
+            variances = None
+        self.mean = mean
+        self.scale: np.ndarray | None = None
+        if standardize:
+            if variances is None:
+                variances = X.var(axis=0, dtype=np.float64)
+            scale = np.sqrt(variances)
+            tiny = np.finfo(X.dtype).eps * np.maximum(np.abs(mean), 1.0)
+            constant = np.flatnonzero(scale <= tiny)
+            if constant.size:
+                raise ValueError(
+                    f"X has constant feature(s) {constant.tolist()}: they "
+                    "cannot be standardized (standardize=True divides by the "
+                    "standard deviation)"
+                )
+            self.scale = scale
+        self._Xc: np.ndarray | None = None
+        if not self.sparse:
+            Xc = X if not copy else X.copy()
+            Xc -= mean.astype(X.dtype)
+            if self.scale is not None:
+                Xc /= self.scale.astype(X.dtype)
+            self._Xc = Xc
+        if self.sparse:
+            totals = squares - n * mean**2
+            if self.scale is not None:
+                totals = totals / self.scale**2
+            self.total = float(np.sum(np.maximum(totals, 0.0)))
+            _check_range(None, self.total, self.scale)
+        else:
+            Xc = self.centred()
+            self.total = float(np.einsum("ij,ij->", Xc, Xc, dtype=float))
+            _check_range(Xc, self.total, self.scale)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.X.dtype
+
+    def centred(self) -> np.ndarray:
+        assert self._Xc is not None  # dense only
+        return self._Xc
+
+    def _scaled(self, M: np.ndarray) -> np.ndarray:
+        return M if self.scale is None else M / self.scale[:, None]
+
+    def matmat(self, M: np.ndarray) -> np.ndarray:
+        """:math:`X_c M` for M of shape (d, l)."""
+        if self._Xc is not None:
+            return self._Xc @ M.astype(self.dtype, copy=False)
+        M = self._scaled(M)
+        return np.asarray(self.X @ M) - self.mean @ M
+
+    def rmatmat(self, Y: np.ndarray) -> np.ndarray:
+        """:math:`X_c^\\top Y` for Y of shape (n, l)."""
+        if self._Xc is not None:
+            return self._Xc.T @ Y.astype(self.dtype, copy=False)
+        Z = np.asarray(self.X.T @ Y) - np.outer(self.mean, Y.sum(axis=0))
+        return self._scaled(Z)
+
+    def scatter(self) -> np.ndarray:
+        """:math:`X_c^\\top X_c` in float64 (d x d)."""
+        if self.sparse:
+            X64 = self.X.astype(np.float64)
+            S = (X64.T @ X64).toarray()
+            S -= self.shape[0] * np.outer(self.mean, self.mean)
+            if self.scale is not None:
+                S /= np.outer(self.scale, self.scale)
+            return S
+        Xc = self.centred()
+        if Xc.dtype == np.float64:
+            return Xc.T @ Xc
+        # float32 data: the product squares the condition number, so it is
+        # accumulated in float64, a block of rows at a time.
+        S = np.zeros((Xc.shape[1], Xc.shape[1]))
+        for start in range(0, Xc.shape[0], _BLOCK_ROWS):
+            block = Xc[start : start + _BLOCK_ROWS].astype(np.float64)
+            S += block.T @ block
+        return S
+
+    def gram(self) -> np.ndarray:
+        """:math:`X_c X_c^\\top` in float64 (n x n, dense data only)."""
+        Xc = self.centred().astype(np.float64, copy=False)
+        return Xc @ Xc.T
 
 
 def _accurate_mean(X: np.ndarray) -> np.ndarray:
@@ -298,12 +867,12 @@ def _accurate_mean(X: np.ndarray) -> np.ndarray:
     the second pass, on the centred data, removes that error.
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        mean = X.mean(axis=0)
+        mean = X.mean(axis=0, dtype=np.float64)
         return mean + (X - mean).mean(axis=0)
 
 
 def _check_range(
-    Xc: np.ndarray, total: float, scale: np.ndarray | None
+    Xc: np.ndarray | None, total: float, scale: np.ndarray | None
 ) -> None:
     """Raise if the squares of the centred data over- or underflow float64.
 
@@ -316,6 +885,13 @@ def _check_range(
             "X is too large for float64: the standard deviations of its "
             "features overflow (standardize=True): scale X"
         )
+    if Xc is None:  # sparse data: the sums of squares only
+        if not np.isfinite(total):
+            raise ValueError(
+                "X is too large for float64: the sum of squares of the "
+                "centred data overflows: scale X"
+            )
+        return
     peak = float(np.max(np.abs(Xc), initial=0.0))
     if not np.isfinite(total):
         raise ValueError(
@@ -333,3 +909,127 @@ def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
     A *= 0.5
     return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)
+
+
+def _iterative_svd(
+    data: _CentredData, k: int, solver: str, params: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(mu, U): the top k squared singular values and right vectors of X_c."""
+    n, d = data.shape
+    rng = params["rng"]
+    if solver == "arpack":
+        operator = scipy.sparse.linalg.LinearOperator(
+            (n, d),
+            matvec=lambda v: data.matmat(v.reshape(-1, 1)).ravel(),
+            rmatvec=lambda v: data.rmatmat(v.reshape(-1, 1)).ravel(),
+            matmat=data.matmat,
+            rmatmat=data.rmatmat,
+            dtype=data.dtype,
+        )
+        v0 = rng.uniform(-1.0, 1.0, min(n, d))
+        _, s, Vt = scipy.sparse.linalg.svds(
+            operator, k=k, tol=params["tol"], v0=v0, solver="arpack"
+        )
+        order = np.argsort(s)[::-1]
+        s, Vt = s[order], Vt[order]
+    else:
+        s, Vt = _randomized_svd(data, k, params, rng)
+    return s.astype(np.float64) ** 2, Vt.T
+
+
+def _randomized_svd(
+    data: _CentredData,
+    k: int,
+    params: dict[str, Any],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top k singular values and right vectors of X_c from a random range.
+
+    A Gaussian test matrix of k + n_oversamples columns, sharpened by q
+    power iterations (each product renormalised by QR, by LU, or not at
+    all), gives an orthonormal basis Q of X_c's dominant column space; the
+    small SVD of Q^T X_c then gives the triplets (Halko et al., 2011,
+    algorithms 4.3 and 4.4).
+    """
+    n, d = data.shape
+    width = min(k + params["oversamples"], n, d)
+    power = params["power"]
+    if power is None:
+        power = 7 if k < 0.1 * min(n, d) else 4
+    normalizer = params["normalizer"]
+    if normalizer == "auto":
+        normalizer = "none" if power <= 2 else "LU"
+
+    def normalise(Y: np.ndarray) -> np.ndarray:
+        if normalizer == "QR":
+            return scipy.linalg.qr(Y, mode="economic")[0]
+        if normalizer == "LU":
+            return scipy.linalg.lu(Y, permute_l=True)[0]
+        return Y
+
+    test = rng.standard_normal((d, width))
+    Y = data.matmat(test)
+    for _ in range(power):
+        Y = data.matmat(normalise(data.rmatmat(normalise(Y))))
+    Q = scipy.linalg.qr(Y.astype(np.float64), mode="economic")[0]
+    B = data.rmatmat(Q).T  # Q^T X_c, width x d
+    _, s, Vt = scipy.linalg.svd(B, full_matrices=False)
+    return s[:k], Vt[:k]
+
+
+# -- Minka's choice of k -------------------------------------------------------
+
+
+def _minka_log_evidence(spectrum: np.ndarray, k: int, n: int) -> float:
+    r"""Laplace approximation of :math:`\log p(X \mid k)` (Minka, 2000).
+
+    ``spectrum`` holds the d eigenvalues of the sample covariance, largest
+    first.  The terms: the uniform prior on the Stiefel manifold, the
+    likelihood at the kept eigenvalues and at the noise level
+    :math:`v = \frac1{d-k}\sum_{j>k}\lambda_j`, and the Hessian determinant
+    :math:`|A_Z|` of the Laplace approximation.  Invariant under a common
+    scaling of the spectrum, so 1/n and 1/(n - 1) choose the same k.
+    """
+    d = spectrum.shape[0]
+    i = np.arange(1, k + 1)
+    log_prior = -k * np.log(2.0) + float(
+        np.sum(gammaln((d - i + 1) / 2.0) - (d - i + 1) / 2.0 * np.log(np.pi))
+    )
+    kept = spectrum[:k]
+    v = max(float(np.sum(spectrum[k:])) / (d - k), np.finfo(float).tiny)
+    log_likelihood = -n / 2.0 * float(np.sum(np.log(kept)))
+    log_likelihood -= n * (d - k) / 2.0 * np.log(v)
+    m = d * k - k * (k + 1) / 2.0
+    log_volume = (m + k) / 2.0 * np.log(2.0 * np.pi)
+    # |A_Z| = prod_{i <= k < j or i < j <= k} n (1/l_j - 1/l_i)(lambda_i - lambda_j),
+    # with l = lambda for the kept values and v for the rest.
+    hat = np.where(np.arange(d) < k, spectrum, v)
+    log_det = 0.0
+    for a in range(k):
+        rest = np.arange(a + 1, d)
+        log_det += float(
+            np.sum(
+                np.log(
+                    (1.0 / hat[rest] - 1.0 / hat[a])
+                    * (spectrum[a] - spectrum[rest])
+                )
+            )
+        ) + rest.size * np.log(n)
+    return (
+        log_prior
+        + log_likelihood
+        + log_volume
+        - log_det / 2.0
+        - k / 2.0 * np.log(n)
+    )
+
+
+def _minka_dimension(spectrum: np.ndarray, n: int) -> int:
+    """The k in 1, ..., d - 1 of largest evidence (1 when d = 1)."""
+    d = spectrum.shape[0]
+    if d < 2:
+        return 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        evidence = [_minka_log_evidence(spectrum, k, n) for k in range(1, d)]
+    evidence = np.nan_to_num(np.asarray(evidence), nan=-np.inf)
+    return int(np.argmax(evidence)) + 1

@@ -156,8 +156,9 @@ def iter_chunks(
     Raises
     ------
     TypeError
-        Sparse input, non-numeric data, or something that is neither an
-        array nor an iterable of arrays.
+        Non-numeric data, or something that is neither an array nor an
+        iterable of arrays.  (A scipy.sparse matrix is read in dense chunks
+        of at most :math:`2^{21}` entries.)
     ValueError
         NaN or infinity, a chunk that is not 2-D, or chunks whose numbers of
         columns differ.
@@ -173,10 +174,7 @@ def iter_chunks(
     """
     chunk_size = _check_chunk_size(chunk_size)
     if _is_sparse(X):
-        raise TypeError(
-            f"{name} is a sparse matrix; approximate kernel PCA needs dense "
-            "data: convert it chunk by chunk with .toarray()"
-        )
+        return _iter_sparse(X, chunk_size, name)
     if isinstance(X, (str, bytes)) or X is None:
         check_array(X, name)  # raises the package's TypeError
     if isinstance(X, (list, tuple)) and not len(X):
@@ -207,6 +205,19 @@ def _iter_sliceable(
         yield _check_chunk(
             np.asarray(X[start : start + chunk_size]), name, n_features
         )
+
+
+# A sparse matrix is read in dense chunks of at most this many entries.
+_SPARSE_CHUNK_ENTRIES = 2**21
+
+
+def _iter_sparse(X: Any, chunk_size: int, name: str) -> Iterator[np.ndarray]:
+    """Dense chunks of the rows of a scipy.sparse matrix (validated)."""
+    X = check_array(X, name, accept_sparse=True)
+    n_rows, n_features = X.shape
+    step = min(chunk_size, max(1, _SPARSE_CHUNK_ENTRIES // n_features))
+    for start in range(0, n_rows, step):
+        yield X[start : start + step].toarray()
 
 
 def _iter_chunk_list(

@@ -31,9 +31,9 @@ def test_every_public_submodule_and_its_all_is_documented():
     _, modules = claims_api.layout()
     names = {m.name for m in modules}
     for name in (
-        "datasets",
-        "plotting",
-        "symbolic",
+        "book.datasets",
+        "book.plotting",
+        "book.symbolic",
         "preimage",
         "feature_maps",
     ):
@@ -70,3 +70,14 @@ def test_a_new_module_appears_without_editing_the_page(tmp_path, monkeypatch):
     text = "\n".join(claims_api.rst("toypkg"))
     assert ".. autoclass:: toypkg.approximate.g" in text
     assert "_private" not in text
+
+
+def test_estimators_show_their_inherited_methods():
+    # get_feature_names_out and set_output are defined once, in kpca._base,
+    # and must appear under every estimator of the page.
+    lines = claims_api.rst()
+    for name in ("PCA", "KernelPCA", "ClassicalMDS"):
+        at = lines.index(f".. autoclass:: kpca.{name}")
+        assert lines[at + 2] == "   :inherited-members:"
+    for method in ("get_feature_names_out", "set_output"):
+        assert callable(getattr(kpca.NystroemKernelPCA, method))

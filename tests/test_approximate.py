@@ -454,7 +454,6 @@ def test_bad_random_feature_parameters(X, params, exc, match):
         (np.ones((0, 3)), ValueError, "0 sample"),
         ("data", TypeError, "X"),
         (None, TypeError, "X"),
-        (scipy.sparse.csr_matrix(np.eye(3)), TypeError, "sparse"),
         ([np.ones((3, 2)), np.ones((3, 3))], ValueError, "chunk 1"),
         ([np.ones((3, 2)), np.ones(2)], ValueError, "chunk 1"),
         ([], ValueError, "no rows"),

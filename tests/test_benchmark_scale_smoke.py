@@ -73,7 +73,11 @@ def test_readme_tables_are_the_stored_results():
     summary = runpy.run_path(str(SCRIPT))["summary"]
     stored = json.loads(
         (
-            SCRIPT.parents[1] / "kpca" / "data" / "kernel_pca_scale.json"
+            SCRIPT.parents[1]
+            / "kpca"
+            / "book"
+            / "data"
+            / "kernel_pca_scale.json"
         ).read_text()
     )
     readme = (SCRIPT.parent / "README.md").read_text()

@@ -11,7 +11,9 @@ import kpca
 
 ESTIMATORS = [
     kpca.PCA(),
-    kpca.PCA(n_components=2, standardize=True, solver="gram"),
+    kpca.PCA(n_components=2, standardize=True, svd_solver="gram"),
+    kpca.PCA(n_components=2, whiten=True, svd_solver="randomized"),
+    kpca.PCA(n_components=1, svd_solver="arpack"),
     kpca.KernelPCA(n_components=3),
     kpca.KernelPCA(kernel="polynomial", degree=3, eigen_solver="dense"),
     kpca.KernelPCA(n_components=2, kernel="precomputed"),

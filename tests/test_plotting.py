@@ -6,7 +6,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from kpca.plotting import (  # noqa: E402
+from kpca.book.plotting import (  # noqa: E402
+    SMALLEST_TEXT_KEY,
     image_grid,
     scatter_labelled,
     scatter_matrix,
@@ -104,3 +105,22 @@ def test_book_style_is_shipped_with_the_package():
             matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][0]
             == "#0072B2"
         )
+
+
+@pytest.mark.parametrize("dpi", [100, 200])
+def test_saved_png_records_its_smallest_text(dpi, tmp_path):
+    import io
+
+    from PIL import Image
+
+    use_book_style()
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("a title", fontsize=16)
+    ax.annotate("small note", (0.5, 0.5), fontsize=7)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    plt.close(fig)
+    stored = float(Image.open(buffer).text[SMALLEST_TEXT_KEY])
+    # The 7 pt annotation is the smallest text (the ticks are 11 pt).
+    assert stored == pytest.approx(7 * dpi / 72, abs=0.01)

@@ -1,3 +1,5 @@
+import subprocess
+import sys
 from math import comb
 
 import numpy as np
@@ -5,8 +7,8 @@ import pytest
 import sympy
 
 import kpca
-from kpca import symbolic
-from kpca.datasets import EURODIST_CITIES, circle_points, load_eurodist
+from kpca.book import symbolic
+from kpca.book.datasets import EURODIST_CITIES, circle_points, load_eurodist
 
 
 def test_degree_two_feature_map_identity():
@@ -87,3 +89,30 @@ def test_eurodist():
     # Two entries from R's documentation of the data set (road distances in km).
     assert D[cities.index("Athens"), cities.index("Barcelona")] == 3313
     assert D[cities.index("Brussels"), cities.index("Calais")] == 204
+
+
+@pytest.mark.parametrize("name", ["datasets", "plotting", "symbolic"])
+def test_old_homes_of_the_book_helpers_warn_and_forward(name):
+    # Fresh interpreter: the warning fires once, at the alias's first import.
+    code = (
+        "import warnings, importlib\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        f"    old = importlib.import_module('kpca.{name}')\n"
+        f"new = importlib.import_module('kpca.book.{name}')\n"
+        "assert all(getattr(old, n) is getattr(new, n) for n in new.__all__)\n"
+        "assert any(issubclass(w.category, DeprecationWarning)\n"
+        f"           and 'kpca.book.{name}' in str(w.message) for w in caught)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_import_kpca_presents_the_algorithms_not_the_book():
+    # Fresh interpreter: in this one the aliases may already be imported.
+    code = (
+        "import kpca\n"
+        "names = set(dir(kpca))\n"
+        "assert 'book' in names\n"
+        "assert not {'datasets', 'plotting', 'symbolic'} & names\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,10 +1,17 @@
-"""The whole-book PDF that ``make pdf`` prints (tools/build_pdf.py).
+"""The print edition that ``make pdf`` makes (tools/build_pdf.py).
 
-Checks the file a reader downloads: it is the one the HTML build links to;
-its page count is sane; every page of ``_toc.yml`` is in it under its title
-(the notebooks' first heading, the Markdown pages' first heading), chapters
-with their numbers; no raw TeX survived (MathJax typeset everything); every
-figure of the HTML build is in it; the outline lists the chapters.
+Checks the files a reader downloads, page by page, as a reader would see
+them: the text of each page (poppler's ``pdftotext``) and, where text cannot
+tell, the page rendered to an image (``tools/pdf_layout.py``):
+
+* a title page, its back, and contents with page numbers that are right;
+* a page for each part; each chapter on a right-hand page under "Chapter n"
+  and its title; running heads with the chapter or part and the page number;
+* equation numbers beside their equations; no code box left empty at the foot
+  of a page; no half-empty page inside a chapter beyond a small allowance;
+* captions in the text's colour, no screen-only wording, checks and solutions
+  printed; the appendix compact, the file under 15 MB;
+* one PDF per chapter, linked from that chapter's download menu.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import subprocess
 import sys
 import unicodedata
 from functools import lru_cache
@@ -23,13 +31,25 @@ ROOT = book.ROOT
 sys.path.insert(0, str(ROOT / "tools"))
 
 import build_pdf  # noqa: E402
+import pdf_layout  # noqa: E402
 
 PDF = ROOT / "_build" / "pdf" / build_pdf.PDF_NAME
+REPORT = PDF.parent / build_pdf.REPORT_NAME
 LINKED = book.BUILD / build_pdf.PDF_NAME
-#: A sane range for about 15 chapters of text, code, figures and solutions.
-MIN_PAGES, MAX_PAGES = 150, 1200
+MAX_BYTES = 15 * 2**20
 RAW_TEX = ("$$", "\\begin", "\\frac", "\\mathbb", "\\(", "\\[")
 PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.S)
+#: Words that make sense only on a screen.
+SCREEN_ONLY = (
+    "rocket icon",
+    "Filter the claims",
+    "Click to show",
+    "Show code cell",
+    "Hide code cell",
+    "Copy to clipboard",
+    "Print this page",
+    "Launch Binder",
+)
 
 
 def _normalise(text: str) -> str:
@@ -38,108 +58,263 @@ def _normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def first_heading(doc: str) -> str:
-    """The title of a page of the book: its first Markdown heading."""
-    path = ROOT / doc
-    if path.with_suffix(".ipynb").is_file():
-        cells = json.loads(
-            path.with_suffix(".ipynb").read_text(encoding="utf-8")
-        )["cells"]
-        lines = [
-            line
-            for cell in cells
-            if cell["cell_type"] == "markdown"
-            for line in "".join(cell["source"]).splitlines()
-        ]
-    elif path.with_suffix(".rst").is_file():
-        # reStructuredText: the title is the line above the first underline.
-        lines = (
-            path.with_suffix(".rst").read_text(encoding="utf-8").splitlines()
-        )
-        for above, line in zip(lines, lines[1:], strict=False):
-            if above.strip() and re.fullmatch(r"(=+|-+|\*+)", line.strip()):
-                return re.sub(r"[`*_]", "", above.strip())
-        raise AssertionError(f"{doc} has no title")
-    else:
-        lines = (
-            path.with_suffix(".md").read_text(encoding="utf-8").splitlines()
-        )
-    for line in lines:
-        if line.startswith("# "):
-            title = line[2:].strip()
-            # Inline Markdown code and emphasis, as printed.
-            return re.sub(r"[`*_]", "", title)
-    raise AssertionError(f"{doc} has no '# ' heading")
-
-
 @lru_cache(maxsize=1)
-def reader():
-    from pypdf import PdfReader
-
-    if not PDF.is_file():
+def report() -> dict:
+    if not PDF.is_file() or not REPORT.is_file():
         pytest.fail(f"{PDF} is missing: run `make pdf` (or `make book`)")
-    return PdfReader(str(PDF))
+    return json.loads(REPORT.read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
-def text() -> str:
-    return _normalise(
-        "\n".join(page.extract_text() or "" for page in reader().pages)
-    )
+def pages() -> list[str]:
+    """The text of every page, laid out as printed (pdftotext -layout)."""
+    report()
+    out = subprocess.run(
+        ["pdftotext", "-layout", str(PDF), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return out.split("\f")[: report()["pages"]]
 
 
-def test_pdf_is_linked_from_the_book():
-    assert PDF.is_file(), f"{PDF} is missing: run `make pdf`"
+def page_text(index: int) -> str:
+    """Page ``index`` (0-based), whitespace normalised."""
+    return _normalise(pages()[index])
+
+
+def lines(index: int) -> list[str]:
+    return [
+        line.strip() for line in pages()[index].splitlines() if line.strip()
+    ]
+
+
+@lru_cache(maxsize=1)
+def layout() -> list:
+    return pdf_layout.layout(PDF)
+
+
+def entries(kind: str | None = None) -> list[dict]:
+    return [e for e in report()["entries"] if kind in (None, e["kind"])]
+
+
+def test_pdf_and_chapter_pdfs_are_linked_from_the_book():
     assert LINKED.is_file(), (
-        f"{LINKED} is missing: `make book` copies the PDF into the HTML "
-        "build, "
-        "where the intro and the download menus link to it"
+        f"{LINKED} is missing: `make book` copies the PDF into the HTML build"
     )
     assert LINKED.read_bytes() == PDF.read_bytes(), (
         f"{LINKED} is not the PDF of this build ({PDF})"
     )
     intro = (book.BUILD / "intro.html").read_text(encoding="utf-8")
     assert f'href="{build_pdf.PDF_NAME}"' in intro
+    chapter_pdfs = report()["chapter_pdfs"]
+    assert len(chapter_pdfs) == len(entries("chapter"))
+    for doc, name in chapter_pdfs.items():
+        built = PDF.parent / build_pdf.CHAPTER_PDF_DIR / name
+        served = book.BUILD / build_pdf.CHAPTER_PDF_DIR / name
+        assert built.is_file() and served.is_file(), name
+        assert built.read_bytes() == served.read_bytes(), name
+        page = (book.BUILD / f"{doc}.html").read_text(encoding="utf-8")
+        assert f'href="../{build_pdf.CHAPTER_PDF_DIR}/{name}"' in page, (
+            f"{doc}: no link to its PDF in the download menu"
+        )
 
 
-def test_page_count():
-    pages = len(reader().pages)
-    assert MIN_PAGES <= pages <= MAX_PAGES, (
-        f"{pages} pages: expected between {MIN_PAGES} and {MAX_PAGES}"
+def test_title_page_and_its_back():
+    facts = report()["facts"]
+    title = page_text(0)
+    for part in ("title", "subtitle", "author", "version", "date"):
+        assert _normalise(facts[part]) in title, (part, title)
+    assert facts["licence"] in title
+    assert "Chapter" not in title and "Contents" not in title
+    back = page_text(1)
+    assert facts["licence"] in back and facts["version"] in back
+
+
+def test_contents_give_the_page_of_every_part_and_chapter():
+    front = report()["front_pages"]
+    contents = [line for index in range(2, front) for line in lines(index)]
+    assert contents and contents[0] == "Contents"
+    for entry in entries():
+        heading = _normalise(entry["heading"])
+        row = next(
+            (
+                line
+                for line in contents
+                if _normalise(line).startswith(heading)
+            ),
+            None,
+        )
+        assert row, f"{heading!r} is not in the contents"
+        number = int(row.split()[-1])
+        assert number == entry["page_number"], (heading, number)
+        # The page with that number starts the part or chapter.
+        target = page_text(front + number - 1)
+        if entry["kind"] == "part":
+            assert _normalise(entry["heading"].split(":")[0]).upper() in (
+                target.upper()
+            )
+        else:
+            assert heading.split(". ", 1)[-1] in target, (heading, number)
+
+
+def test_each_part_has_a_page_of_its_own():
+    for entry in entries("part"):
+        text = page_text(entry["first_page"])
+        label, _, title = entry["heading"].partition(": ")
+        assert label.upper() in text.upper() and title in text
+        assert len(text) < len(entry["heading"]) + 20, text
+
+
+def test_chapters_start_on_a_right_hand_page_under_their_numbered_title():
+    numbered = 0
+    for entry in entries("chapter"):
+        first = entry["first_page"]
+        assert first % 2 == 0, (
+            f"{entry['heading']} starts on page {first + 1}, a left-hand page"
+        )
+        text = page_text(first)
+        if re.match(r"\d+\. ", entry["heading"]):
+            numbered += 1
+            number, title = entry["heading"].split(". ", 1)
+            assert f"CHAPTER {number}" in text.upper(), entry["heading"]
+            assert int(number) == numbered
+        else:
+            title = entry["heading"]
+        assert _normalise(title) in text[: 40 + len(title)], entry["heading"]
+    assert numbered >= 14
+
+
+def test_every_page_has_its_running_head_or_number():
+    front = report()["front_pages"]
+    blanks = set(report()["blank_pages"])
+    starts = {e["first_page"] for e in entries()}
+    parts = {e["first_page"] for e in entries("part")}
+    owner = {}
+    for entry in entries():
+        for index in range(entry["first_page"], entry["last_page"] + 1):
+            owner[index] = entry
+    for index in range(front, report()["pages"]):
+        if index in blanks or index in parts:
+            assert len(page_text(index)) < 60, f"page {index + 1} not blank"
+            continue
+        number = str(index - front + 1)
+        found = lines(index)
+        if index in starts:
+            assert found[-1] == number, f"page {index + 1}: foot {found[-1]}"
+            continue
+        head = found[0]
+        entry = owner[index]
+        recto = int(number) % 2 == 1
+        if recto:  # the chapter on the right, the number outside
+            expected, ok = entry["heading"], head.endswith(number)
+        else:  # the part on the left, the number outside
+            expected = entry["part"] or "About this book"
+            ok = head.startswith(number)
+        assert ok, f"page {index + 1}: head {head!r}, number {number}"
+        assert _normalise(expected)[:30] in _normalise(head), (
+            f"page {index + 1}: head {head!r}, expected {expected!r}"
+        )
+
+
+def test_equation_numbers_sit_beside_their_equations():
+    eqno = re.compile(r"\((\d+\.\d+)\)$")
+    beside = alone = 0
+    for text in pages():
+        for line in text.splitlines():
+            found = eqno.search(line.strip())
+            if not found:
+                continue
+            rest = line.strip()[: found.start()].strip()
+            if rest:
+                beside += 1
+            else:
+                alone += 1
+    assert beside > 100, f"only {beside} numbered equations found"
+    assert alone <= beside // 50, (
+        f"{alone} equation numbers on a line of their own ({beside} beside)"
     )
 
 
-def test_every_page_of_the_toc_is_in_the_pdf():
-    body = text()
-    missing = []
-    for doc in build_pdf.toc_pages()[1:]:
-        title = _normalise(first_heading(doc))
-        if title not in body:
-            missing.append(title)
-    assert not missing, f"titles not found in {PDF.name}: {missing}"
+def test_no_code_box_is_left_empty_at_the_foot_of_a_page():
+    # A box keeps a few mm of padding below its last line; an empty box left
+    # behind by code that moved on is taller than that.
+    empty = [p for p in layout() if p.empty_box_mm > 9]
+    assert not empty, [(p.page, round(p.empty_box_mm, 1)) for p in empty]
 
 
-def test_chapters_are_numbered():
-    """Chapter n's heading reads 'n. Title', as in the HTML; the parts
-    marked ``numbered: false`` in _toc.yml (the appendix) are not numbered."""
-    import yaml
-
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    numbered_by_default = toc.get("defaults", {}).get("numbered", False)
-    numbered = [
-        chapter["file"]
-        for part in toc["parts"]
-        if part.get("numbered", numbered_by_default)
-        for chapter in part["chapters"]
+def test_few_half_empty_pages_inside_chapters():
+    # A chapter's text ends before its solutions, which start a new page.
+    before_solutions = {
+        index - 1
+        for index in range(len(pages()))
+        if lines(index)[1:2] == ["Solutions to the exercises"]
+    }
+    last_pages = {e["last_page"] for e in entries()} | before_solutions
+    front = report()["front_pages"]
+    blanks = set(report()["blank_pages"])
+    parts = {e["first_page"] for e in entries("part")}
+    inside = [
+        p
+        for p in layout()
+        if p.page - 1 >= front
+        and p.page - 1 not in last_pages | blanks | parts
     ]
-    assert numbered
-    body = text()
-    missing = []
-    for number, doc in enumerate(numbered, start=1):
-        heading = f"{number}. {_normalise(first_heading(doc))}"
-        if heading not in body:
-            missing.append(heading)
-    assert not missing, f"numbered chapter headings not in the PDF: {missing}"
+    half = [p.page for p in inside if p.white_share > 0.4]
+    assert len(half) <= 0.03 * len(inside), (
+        f"{len(half)} of {len(inside)} pages inside chapters are more than "
+        f"40% white: {half}"
+    )
+
+
+def test_captions_print_dark():
+    colours = report()["caption_colours"]
+    assert colours == ["rgb(0, 0, 0)"], colours
+
+
+def test_no_screen_only_wording():
+    text = _normalise("\n".join(pages()))
+    found = [w for w in SCREEN_ONLY if w.lower() in text.lower()]
+    assert not found, found
+
+
+def test_checks_and_solutions_are_printed():
+    text = _normalise("\n".join(pages()))
+    solutions = len(re.findall(r"Solution to Exercise \d", text))
+    assert solutions >= 30, f"only {solutions} solutions in the PDF"
+    headed = text.count("Solutions to the exercises")
+    assert headed >= 10, f"{headed} chapters end with their solutions"
+    checks = len(re.findall(r"✓ ?Check ", text))
+    assert checks >= 20, f"only {checks} labelled checks in the PDF"
+
+
+def test_size_and_a_page_count_driven_by_the_chapters():
+    assert PDF.stat().st_size < MAX_BYTES, PDF.stat().st_size
+    chapters = sum(
+        e["last_page"] - e["first_page"] + 1
+        for e in entries("chapter")
+        if re.match(r"\d+\. ", e["heading"])
+    )
+    appendix = sum(
+        e["last_page"] - e["first_page"] + 1
+        for e in entries("chapter")
+        if not re.match(r"\d+\. ", e["heading"])
+    )
+    assert appendix < chapters / 3, (appendix, chapters)
+
+
+def test_chapter_pdfs_are_the_chapters_pages():
+    from pypdf import PdfReader
+
+    for entry in entries("chapter"):
+        name = report()["chapter_pdfs"][entry["doc"]]
+        reader = PdfReader(str(PDF.parent / build_pdf.CHAPTER_PDF_DIR / name))
+        assert (
+            len(reader.pages) == entry["last_page"] - entry["first_page"] + 1
+        )
+        first = _normalise(reader.pages[0].extract_text() or "")
+        title = entry["heading"].split(". ", 1)[-1]
+        assert _normalise(title) in first, (name, first[:80])
 
 
 def _in_code(tex: str) -> int:
@@ -155,7 +330,7 @@ def _in_code(tex: str) -> int:
 
 def test_no_raw_tex():
     """No TeX outside code: every formula was typeset."""
-    body = text()
+    body = _normalise("\n".join(pages()))
     found = {
         tex: (body.count(tex), _in_code(tex))
         for tex in RAW_TEX
@@ -167,27 +342,23 @@ def test_no_raw_tex():
     )
 
 
-def test_solutions_are_included():
-    body = text()
-    solutions = len(re.findall(r"Solution to Exercise \d", body))
-    assert solutions >= 10, f"only {solutions} solutions in the PDF"
-
-
 def test_every_figure_is_in_the_pdf():
+    from pypdf import PdfReader
+
     figures = set()
     for page in book.book_pages():
-        html = (book.BUILD / page).read_text(encoding="utf-8")
-        figures.update(re.findall(r'src="(?:\.\./)*_images/([^"]+)"', html))
-    images = 0
-    for page in reader().pages:
-        images += len(page.images)
+        source = (book.BUILD / page).read_text(encoding="utf-8")
+        figures.update(re.findall(r'src="(?:\.\./)*_images/([^"]+)"', source))
+    images = sum(len(p.images) for p in PdfReader(str(PDF)).pages)
     assert figures, "the HTML build has no figure"
     assert images >= len(figures), (
         f"{images} images in the PDF, {len(figures)} figures in the HTML"
     )
 
 
-def test_outline_lists_the_chapters():
+def test_outline_lists_the_parts_and_chapters():
+    from pypdf import PdfReader
+
     def titles(outline):
         for item in outline:
             if isinstance(item, list):
@@ -195,13 +366,6 @@ def test_outline_lists_the_chapters():
             else:
                 yield _normalise(item.title)
 
-    outline = list(titles(reader().outline))
-    for caption, _ in build_pdf.toc_parts():
-        assert _normalise(caption) in outline, (
-            f"{caption!r} not in the outline"
-        )
-    for doc in build_pdf.toc_pages()[1:]:
-        title = _normalise(first_heading(doc))
-        assert any(title in entry for entry in outline), (
-            f"{title!r} not in the PDF's outline"
-        )
+    outline = list(titles(PdfReader(str(PDF)).outline))
+    for entry in entries():
+        assert _normalise(entry["heading"]) in outline, entry["heading"]
