@@ -29,7 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
-from threadpoolctl import OpenBLASController, ThreadpoolController
+import threadpoolctl
+from threadpoolctl import ThreadpoolController
 
 
 @functools.cache
@@ -99,7 +100,10 @@ def _any_thread_may_set() -> Iterator[None]:
     the others; the first entry into the limit and the last exit from it
     may be in different threads.
     """
-    clear = getattr(OpenBLASController, "clear_controlling_thread", None)
+    # Looked up by name: releases down to the declared floor (3.1) may
+    # have neither the class nor the method, and let any thread set it.
+    controller = getattr(threadpoolctl, "OpenBLASController", None)
+    clear = getattr(controller, "clear_controlling_thread", None)
     if clear is not None:
         clear(force=True)
     try:
