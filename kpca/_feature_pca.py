@@ -32,7 +32,6 @@ a second pass, in ``transform``, computes the scores.  Memory is
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +41,7 @@ import scipy.linalg
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._threads import one_blas_thread
 from ._validation import check_n_components
-from .eigen import _DENSE_UP_TO, numerical_rank, top_eigenpairs
+from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
 from .streaming import (
     StreamingMoments,
     _check_chunk_size,
@@ -84,6 +83,55 @@ def _top_eigenpairs(
     return _descending_eigh(C)
 
 
+def _check_features(G: np.ndarray) -> np.ndarray:
+    """Raise unless the raw features of a chunk are finite."""
+    if not np.all(np.isfinite(G)):
+        raise ValueError(
+            "the features of X overflow float64 (X holds values too large "
+            "for the feature map): scale X"
+        )
+    return G
+
+
+# Eigenvalues of the scatter of features computed in float64 are uncertain
+# by about eps times the scale of the scatter as computed (see
+# _scatter_roundoff); ten times that is the round-off below which an
+# eigenvalue is not resolved, as for kernel PCA's kernel matrix.
+_ROUNDOFF_UNITS = 10.0
+
+
+def _scatter_roundoff(
+    moments: StreamingMoments, W: np.ndarray | None, error_scale: float
+) -> float:
+    r"""The round-off in the eigenvalues of :math:`C_F = W^\top C_g W`.
+
+    An error :math:`\delta g_i` of each raw feature row changes the scatter
+    by about :math:`2\sum_i \lVert\delta g_i\rVert\,\lVert g_i - \bar g\rVert
+    \le 2\sqrt{\sum_i\lVert\delta g_i\rVert^2 \operatorname{tr} C_g}`, with
+    :math:`\lVert\delta g_i\rVert` a unit of round-off of :math:`g_i` (not of
+    its centred part: :math:`\sum_i\lVert g_i\rVert^2`), or of what
+    ``error_scale`` says; and :math:`W` multiplies it by at most
+    :math:`\lVert W\rVert^2` (:math:`1/\lambda_r` for Nystroem).  Measured
+    on Nystroem fits in 300 random settings, eigenvalues moved between
+    chunkings and orders of the rows by at most 5.5 times
+    :math:`\varepsilon\sqrt{\operatorname{tr} C_g\sum_i\lVert g_i\rVert^2}
+    /\lambda_r` (1.3 at the 99th percentile).
+    """
+    scatter, mean = moments.scatter, moments.mean
+    assert scatter is not None and mean is not None
+    centred = float(np.trace(scatter))
+    uncentred = centred + moments.n_samples * float(mean @ mean)
+    amplification = 1.0
+    if W is not None:  # columns of norm 1/sqrt(lambda_j)
+        amplification = float(np.max(np.einsum("ij,ij->j", W, W)))
+    return (
+        _ROUNDOFF_UNITS
+        * np.finfo(float).eps
+        * np.sqrt(centred * max(uncentred, error_scale))
+        * amplification
+    )
+
+
 class _FeatureMap:
     """What a subclass builds before the moments pass: g, W and its fitted attributes."""
 
@@ -92,10 +140,15 @@ class _FeatureMap:
         raw: Callable[[np.ndarray], np.ndarray],
         W: np.ndarray | None,
         attributes: dict[str, Any],
+        error_scale: Callable[[np.ndarray], float] | None = None,
     ) -> None:
         self.raw = raw
         self.W = W
         self.attributes = attributes
+        # sum over the rows of a chunk of ||error of g(x)||^2 / eps^2, when
+        # the round-off of g is not a unit of its own size (random features:
+        # a unit of the size of their phases).
+        self.error_scale = error_scale
 
 
 class _ChunkedFeaturePCA(BaseEstimator):
@@ -226,6 +279,8 @@ class _ChunkedFeaturePCA(BaseEstimator):
     def _fit(self, X):
         params = self._check_params()
         names = self._check_feature_names(X, reset=True)
+        # What transform will use, whatever set_params does after the fit.
+        fitted_params = self.get_params()
         if is_one_shot(X) and self._needs_pass_before_fit(params):
             raise TypeError(
                 f"{type(self).__name__} with these parameters reads X twice (a pass to "
@@ -236,8 +291,11 @@ class _ChunkedFeaturePCA(BaseEstimator):
         first, chunks = _peek(iter_chunks(X, rows))
         feature_map = self._build(X, first, params, rows)
         moments = StreamingMoments()
+        error_scale = 0.0
         for chunk in chunks:
-            moments.update(feature_map.raw(chunk))
+            moments.update(_check_features(feature_map.raw(chunk)))
+            if feature_map.error_scale is not None:
+                error_scale += feature_map.error_scale(chunk)
         n = moments.n_samples
         if n < 2:
             raise ValueError(
@@ -248,19 +306,18 @@ class _ChunkedFeaturePCA(BaseEstimator):
         C = moments.scatter if W is None else W.T @ moments.scatter @ W
         C = 0.5 * (C + C.T)
         mu, V = _top_eigenpairs(C, k)
-        keep = numerical_rank(mu)
-        if keep == 0:
-            raise ValueError(
-                "the approximate kernel matrix has no positive eigenvalue after centring: "
-                "there is no component"
-            )
-        if k is not None and k > keep:
-            warnings.warn(
-                f"n_components={k} exceeds the numerical rank {keep} of the centred "
-                f"approximate kernel matrix; keeping {keep} components",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+        if k is not None:  # the full decomposition gives them all
+            mu, V = mu[:k], V[:, :k]
+        keep = _components_to_keep(
+            mu,
+            k,
+            "centred approximate kernel matrix",
+            "the approximate kernel matrix has no positive eigenvalue after "
+            "centring: there is no component",
+            stacklevel=3,
+            roundoff=_scatter_roundoff(moments, W, error_scale),
+            advice="centre or scale X first, or use fewer landmarks",
+        )
         k = keep if k is None else min(k, keep)
         mu, V = mu[:k].copy(), V[:, :k].copy()
         A = V if W is None else W @ V
@@ -282,6 +339,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         for name, value in attributes.items():
             setattr(self, name, value)
         self._set_n_features(first.shape[1], names)
+        self._fitted_params = fitted_params
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -305,7 +363,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         for chunk in iter_chunks(X, rows):
             if start == 0:
                 check_n_features(self, chunk)
-            G = self._raw_features(chunk)
+            G = _check_features(self._raw_features(chunk))
             G -= raw_mean  # centre before the product: no cancellation afterwards
             scores = G @ A
             if out is not None:

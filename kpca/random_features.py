@@ -28,17 +28,35 @@ from typing import Any
 import numpy as np
 
 from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
-from ._validation import check_array, check_positive_float
+from ._validation import check_array
+from .kernels import check_sigma
 from .landmarks import _check_count
 
 __all__ = ["RandomFourierKernelPCA", "random_fourier_features"]
 
 
+# Round-off may move a phase by at most this many radians: far below the
+# Monte-Carlo error of any practical number of features.
+_PHASE_TOL = 1e-4
+
+
 def _features(
     X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
 ) -> np.ndarray:
-    G = X @ frequencies.T
-    G += phases
+    with np.errstate(over="ignore", invalid="ignore"):
+        G = X @ frequencies.T
+        G += phases
+    # A phase w.x + b of size t is computed with an error of about eps t
+    # radians: far from the origin (or for a tiny sigma) the cosines are
+    # noise, whatever their number.
+    peak = float(np.max(np.abs(G), initial=0.0))
+    if not peak * np.finfo(float).eps <= _PHASE_TOL:
+        raise ValueError(
+            "X lies too far from the origin for random Fourier features: "
+            f"the phases w.x + b reach {peak:.3g} radians, and round-off "
+            "moves them by more than 1e-4 radians: centre X, or scale it "
+            "together with sigma"
+        )
     np.cos(G, out=G)
     G *= np.sqrt(2.0 / frequencies.shape[0])
     return G
@@ -178,7 +196,7 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
     def _check_params(self) -> dict[str, Any]:
         params = self._check_common()
-        params["sigma"] = check_positive_float(self.sigma, "sigma")
+        params["sigma"] = check_sigma(self.sigma)
         params["D"] = _check_count(self.n_random_features, "n_random_features")
         return params
 
@@ -190,10 +208,21 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
         frequencies = rng.standard_normal((params["D"], first.shape[1]))
         frequencies /= params["sigma"]
         phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
+        # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
+        # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
+        weight = 2.0 * 2.0 / params["D"]
+        frequency_sq = float(np.einsum("ij,ij->", frequencies, frequencies))
+        phase_sq = float(phases @ phases)
+
+        def error_scale(chunk: np.ndarray) -> float:
+            norms = float(np.einsum("ij,ij->", chunk, chunk))
+            return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
+
         return _FeatureMap(
             raw=lambda chunk: _features(chunk, frequencies, phases),
             W=None,
             attributes=dict(frequencies_=frequencies, phases_=phases),
+            error_scale=error_scale,
         )
 
     def _fitted_attributes(self, raw_mean, A, V, W):
