@@ -224,7 +224,9 @@ async ({entries, textWidth, css}) => {
     if (!formula) continue;
     eqnoTotal += 1;
     const a = eqno.getBoundingClientRect(), b = formula.getBoundingClientRect();
-    const level = a.top >= b.top - 2 && a.bottom <= b.bottom + 2;
+    // Level: the two boxes' vertical centres within half the taller box.
+    const level = Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) <
+        Math.max(a.height, b.height) / 2;
     if (level && a.left >= b.left + b.width / 2) eqnoBeside += 1;
     else eqnoApart.push(eqno.parentElement.id || eqno.textContent);
   }
