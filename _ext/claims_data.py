@@ -1,7 +1,7 @@
 """The inventory of the notes' claims, errors and gaps, as the book's own data.
 
-Pure Python (PyYAML only), so that the Sphinx extension ``claims``, the tests
-and ``tools/convert_claims_tables.py`` share one reader:
+Pure Python (PyYAML only), so that the Sphinx extension ``claims`` and the
+tests share one reader:
 
 * :func:`load` reads and validates ``reference/*.yaml`` (schema in
   ``reference/README.md``) and returns an :class:`Inventory`;

@@ -1,6 +1,6 @@
 """Print the whole book to one PDF with Chromium, offline.
 
-    .venv/bin/python tools/build_pdf.py [--html _build/html] [--out FILE]
+    .venv/bin/python -m tools.build_pdf [--html _build/html] [--out FILE]
 
 ``make pdf`` runs this after the HTML build. It serves ``_build/html`` on
 127.0.0.1, opens the root page in Debian's Chromium (Playwright), and puts the
@@ -15,7 +15,7 @@ article of every page of ``_toc.yml``, in order, into that one page:
   figures, equations, theorems) as built.
 
 Chromium prints it to A4 with page numbers and a PDF outline (bookmarks) made
-from the headings. ``tests/browser/test_book_pdf.py`` checks the result.
+from the headings. ``tests/book/browser/test_book_pdf.py`` checks the result.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-import sys
 import time
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from tools import book  # the local server and Chromium, as the tests use
 
-import book  # noqa: E402  (tests/browser/book.py: server and browser set-up)
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Name of the PDF; _ext/book_download.py links to it at the HTML root.
 PDF_NAME = "kpca-book.pdf"

@@ -12,17 +12,14 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 import unicodedata
 from functools import lru_cache
 
-import book
 import pytest
 
-ROOT = book.ROOT
-sys.path.insert(0, str(ROOT / "tools"))
+from tools import book, build_pdf
 
-import build_pdf  # noqa: E402
+ROOT = book.ROOT
 
 PDF = ROOT / "_build" / "pdf" / build_pdf.PDF_NAME
 LINKED = book.BUILD / build_pdf.PDF_NAME

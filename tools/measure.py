@@ -1,6 +1,6 @@
 """Print what a reader meets in a built book: overflow and accessibility.
 
-    .venv/bin/python tests/browser/measure.py [BUILD_DIR] [--no-axe] [--list]
+    .venv/bin/python -m tools.measure [BUILD_DIR] [--no-axe] [--list]
 
 For every page of BUILD_DIR (default ``_build/html``), opened in Chromium at
 1280 px and at 390 px (a phone):
@@ -15,7 +15,7 @@ For every page of BUILD_DIR (default ``_build/html``), opened in Chromium at
 
 The numbers in the closing note of the book's layout work come from this
 script, run on the build before and after the change. It asserts nothing; the
-tests in ``test_rendered_book.py`` do.
+tests in ``tests/book/browser/test_rendered_book.py`` do.
 """
 
 from __future__ import annotations
@@ -26,9 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import book  # noqa: E402
+from tools import book
 
 
 def measure(build: Path, with_axe: bool = True) -> dict:

@@ -1,4 +1,4 @@
-"""What the rendered-book tests and ``measure.py`` share.
+"""What the rendered-book tests, ``build_pdf`` and ``measure`` share.
 
 The built pages, a loopback server for them, Debian's Chromium, and the
 JavaScript that inspects a loaded page: MathJax and images, the layout (does
@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build" / "html"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -96,7 +96,7 @@ def new_context(browser, viewport: str, theme: str):
 
 
 # --------------------------------------------------------------------------
-# JavaScript run in a loaded page (tests/browser/js/)
+# JavaScript run in a loaded page (tools/js/)
 # --------------------------------------------------------------------------
 
 
