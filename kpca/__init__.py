@@ -66,7 +66,9 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
-__all__ = [
+# The order of the API page's sections (_ext/claims_api.layout): the order
+# of the book, not the alphabet.
+__all__ = [  # noqa: RUF022
     "linear_kernel",
     "polynomial_kernel",
     "gaussian_kernel",

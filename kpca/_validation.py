@@ -18,17 +18,17 @@ from ._base import check_is_fitted
 __all__ = [
     "ComplexDataError",
     "check_array",
+    "check_bool",
+    "check_choice",
+    "check_is_fitted",
+    "check_n_components",
+    "check_nonnegative_int",
+    "check_positive_float",
+    "check_positive_int",
+    "check_random_state",
+    "check_real",
     "check_square",
     "check_symmetric",
-    "check_positive_float",
-    "check_real",
-    "check_nonnegative_int",
-    "check_positive_int",
-    "check_n_components",
-    "check_is_fitted",
-    "check_choice",
-    "check_bool",
-    "check_random_state",
 ]
 
 
@@ -44,7 +44,9 @@ def _is_sparse(X: Any) -> bool:
     return hasattr(X, "toarray") and hasattr(X, "nnz")
 
 
-def check_array(
+# One branch per rejected kind of input, each with its own message: the
+# checks read best as one list.
+def check_array(  # noqa: C901
     X: Any,
     name: str = "X",
     *,

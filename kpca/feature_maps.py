@@ -20,9 +20,9 @@ from ._validation import (
 )
 
 __all__ = [
+    "gaussian_feature_map_1d",
     "polynomial_exponents",
     "polynomial_feature_map",
-    "gaussian_feature_map_1d",
 ]
 
 

@@ -63,9 +63,8 @@ def serve(directory: Path) -> Iterator[str]:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    host, port = httpd.server_address[:2]
     try:
-        yield f"http://{host}:{port}"
+        yield f"http://127.0.0.1:{httpd.server_port}"
     finally:
         httpd.shutdown()
         httpd.server_close()

@@ -33,7 +33,7 @@ def measure(build: Path, with_axe: bool = True) -> dict:
     from playwright.sync_api import sync_playwright
 
     pages = [p for p in book.book_pages(build) if not _redirect(build / p)]
-    rows = {}
+    rows: dict[str, dict] = {}
     with book.serve(build) as origin, sync_playwright() as pw:
         browser = book.launch(pw)
         setups = [("desktop", "light"), ("phone", "light")]
@@ -76,7 +76,8 @@ def list_scrolling(rows: dict) -> None:
                         print(f"  {item['where']:8s} {page}: {item['what']}")
 
 
-def report(rows: dict, with_axe: bool) -> None:
+# A report script: one table and its totals, printed in one pass.
+def report(rows: dict, with_axe: bool) -> None:  # noqa: C901
     totals: dict[str, Counter] = {}
     overflowing = []
     print(
@@ -145,7 +146,7 @@ def report(rows: dict, with_axe: bool) -> None:
                 f"serious {c['serious']}"
                 " (offending nodes)"
             )
-        rules = Counter()
+        rules: Counter[tuple[str, str, str]] = Counter()
         for row in rows.values():
             for theme in ("light", "dark"):
                 for v in row[f"axe-{theme}"]:
