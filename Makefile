@@ -35,11 +35,6 @@ OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
 # The kernels the BLAS-sensitive unit tests (marker blas_regression) rerun on.
 EXTRA_BLAS_KERNELS := Sandybridge Prescott
 LINTED   := kpca tests tools benchmarks _ext chapters
-# The book helpers in kpca: their doctests run with the book's tests, so that
-# tests/package and the package's doctests need only `pip install kpca[test]`.
-BOOK_HELPERS := kpca/datasets.py kpca/plotting.py kpca/symbolic.py
-PACKAGE_TESTS := tests/package kpca $(addprefix --ignore=,$(BOOK_HELPERS))
-BOOK_TESTS    := tests/book $(BOOK_HELPERS)
 # make check runs nbval on the chapters changed since this branch.
 BASE     ?= main
 # Each step of make test leaves its JUnit reports and its time here; the
@@ -124,7 +119,7 @@ lint: $(STAMP)
 check: $(STAMP)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint; \
-	$(PYTEST) $(PACKAGE_TESTS) $(BOOK_TESTS) -q -n 2; \
+	$(PYTEST) tests kpca -q -n 2; \
 	notebooks=$$(bash tools/changed_notebooks.sh $(BASE)); \
 	if [ -n "$$notebooks" ]; then \
 	    echo "nbval on the chapters changed since $(BASE):" $$notebooks; \
@@ -155,7 +150,7 @@ test-unit: $(STAMP)
 test-blas-regression: $(STAMP)
 	$(HEADING)
 	$(foreach k,$(EXTRA_BLAS_KERNELS),OPENBLAS_CORETYPE=$(k) $(PYTEST) \
-	    $(PACKAGE_TESTS) -m blas_regression -q -n 2 \
+	    tests/package -m blas_regression -q -n 2 \
 	    --junitxml=$(REPORTS)/blas-regression-$(k).xml;)
 
 test-notebooks: $(STAMP)
