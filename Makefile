@@ -185,5 +185,5 @@ execute: $(STAMP)
 	    --ExecutePreprocessor.record_timing=False $(NB)
 
 clean:
-	rm -rf _build .pytest_cache .hypothesis
+	rm -rf _build .pytest_cache .hypothesis $(REPORTS)
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
