@@ -32,7 +32,9 @@ NB       ?= *.ipynb
 # Another CPU's BLAS, as a reader on Binder or Colab may have: OpenBLAS's
 # Sandybridge kernels, single-threaded (a different summation order).
 OTHER_BLAS := OPENBLAS_CORETYPE=Sandybridge OPENBLAS_NUM_THREADS=1
-# The kernels the BLAS-sensitive unit tests (marker blas_regression) rerun on.
+# The kernels the BLAS-sensitive unit tests (marker blas_regression) rerun on,
+# two test processes at a time, each on one BLAS thread (two BLAS threads per
+# process would oversubscribe the two cores).
 EXTRA_BLAS_KERNELS := Sandybridge Prescott
 LINTED   := kpca tests tools benchmarks _ext chapters
 # make check runs nbval on the chapters changed since this branch.
@@ -149,7 +151,8 @@ test-unit: $(STAMP)
 
 test-blas-regression: $(STAMP)
 	$(HEADING)
-	$(foreach k,$(EXTRA_BLAS_KERNELS),OPENBLAS_CORETYPE=$(k) $(PYTEST) \
+	$(foreach k,$(EXTRA_BLAS_KERNELS),OPENBLAS_CORETYPE=$(k) \
+	    OPENBLAS_NUM_THREADS=1 $(PYTEST) \
 	    tests/package -m blas_regression -q -n 2 \
 	    --junitxml=$(REPORTS)/blas-regression-$(k).xml;)
 
