@@ -49,7 +49,7 @@ TEST_STEPS := lint unit blas-regression notebooks book browser standalone
 ABOUT_lint            := ruff check and format (code fits the book's 79 columns), mypy
 ABOUT_unit            := unit tests, doctests, scikit-learn's estimator checks, the book's data and conventions
 ABOUT_blas-regression := the BLAS-sensitive unit tests (-m blas_regression) under OpenBLAS's $(EXTRA_BLAS_KERNELS) kernels
-ABOUT_notebooks       := every chapter's stored outputs must match a fresh run (nbval, strict)
+ABOUT_notebooks       := every chapter's stored outputs must match a fresh run (nbval, strict), two at a time
 ABOUT_book            := book build from scratch, warnings are errors; the whole-book PDF
 ABOUT_browser         := every built page in Chromium at 390 and 1280 px, light and dark; the PDF
 ABOUT_standalone      := every chapter alone with only kpca[book] installed, under another BLAS ($(OTHER_BLAS)), against its stored outputs
@@ -159,9 +159,13 @@ test-blas-regression: $(STAMP)
 	    tests/package -m blas_regression -q -n 2 \
 	    --junitxml=$(REPORTS)/blas-regression-$(k).xml;)
 
+# Two chapters at a time, each kernel on one BLAS thread (this CPU's kernels;
+# the standalone step runs another CPU's). Serial on two BLAS threads it took
+# 4 times the wall time and twice the CPU time on the loaded 2-core machine.
 test-notebooks: $(STAMP)
 	$(HEADING)
-	$(NBVAL) chapters --junitxml=$(REPORTS)/nbval.xml
+	OPENBLAS_NUM_THREADS=1 $(NBVAL) chapters -n 2 --dist loadfile \
+	    --junitxml=$(REPORTS)/nbval.xml
 
 test-book: $(STAMP) chromium
 	$(HEADING)
