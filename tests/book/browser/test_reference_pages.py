@@ -316,8 +316,15 @@ def test_reference_page_renders(name, reader):
         problems.append(f"math not typeset: {found['untypeset'][:5]}")
     if found["mathErrors"]:
         problems.append(f"{found['mathErrors']} MathJax errors")
-    for key, values in vars(events).items():
-        if key != "origin" and values:
+    for key in (
+        "foreign",
+        "failed",
+        "http_errors",
+        "console_errors",
+        "page_errors",
+    ):
+        values = getattr(events, key)
+        if values:
             problems.append(f"{key}: {values[:5]}")
     for href in sorted(set(found["hrefs"])):
         if not href.startswith(origin + "/"):
