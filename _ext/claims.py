@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.domains.std import StandardDomain
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
@@ -174,7 +176,7 @@ class InventoryDirective(SphinxDirective):
         return para
 
     def register(self, label: str, node_id: str, title: str) -> None:
-        std = self.env.get_domain("std")
+        std = cast(StandardDomain, self.env.get_domain("std"))
         docname = self.env.docname
         other = std.anonlabels.get(label)
         if other and other[0] != docname:

@@ -51,6 +51,23 @@ def _directive(obj) -> str:
     return "autodata"
 
 
+def _in_source_order(module, names: list[str]) -> list[str]:
+    """``names`` in the order ``module`` defines them, the page's reading
+    order (``__all__`` is kept sorted); names defined elsewhere or without
+    source (constants) follow, in their ``__all__`` order."""
+
+    def line(name: str) -> float:
+        obj = getattr(module, name)
+        if getattr(obj, "__module__", None) != module.__name__:
+            return float("inf")
+        try:
+            return inspect.getsourcelines(obj)[1]
+        except (OSError, TypeError):
+            return float("inf")
+
+    return sorted(names, key=line)
+
+
 def layout(package: str = PACKAGE) -> tuple[list[str], list[Module]]:
     """``(package.__all__, modules)``, in the order the page shows them."""
     top = importlib.import_module(package)
@@ -83,7 +100,7 @@ def layout(package: str = PACKAGE) -> tuple[list[str], list[Module]]:
                 and getattr(obj, "__module__", None) == module.__name__
             ]
         objects = []
-        for attr in public:
+        for attr in _in_source_order(module, list(public)):
             obj = getattr(module, attr)
             if attr in exported and getattr(top, attr, None) is obj:
                 path = f"{package}.{attr}"
@@ -97,9 +114,9 @@ def layout(package: str = PACKAGE) -> tuple[list[str], list[Module]]:
     # Modules in the order their names first appear in __all__, then the rest.
     order = []
     for attr in exported:
-        for name, module in modules.items():
+        for name, entry in modules.items():
             if name not in order and f"{package}.{attr}" in (
-                p for p, _ in module.objects
+                p for p, _ in entry.objects
             ):
                 order.append(name)
     order += sorted(n for n in modules if n not in order)
@@ -171,7 +188,7 @@ class KpcaApi(SphinxDirective):
         package = self.arguments[0] if self.arguments else PACKAGE
         # Rebuild the page whenever a module of the package changes.
         top = importlib.import_module(package)
-        for path in Path(top.__file__).parent.glob("*.py"):
+        for path in Path(str(top.__file__)).parent.glob("*.py"):
             self.env.note_dependency(str(path))
         holder = nodes.section()
         holder.document = self.state.document

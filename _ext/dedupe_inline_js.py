@@ -6,6 +6,10 @@ copies reach ``<head>`` (sphinx-doc/sphinx#13402, fixed in Sphinx 8.2).
 Jupyter Book 1.x pins Sphinx 7, and sphinx-thebe's ``const THEBE_JS_URL = ...``
 then throws "Identifier 'THEBE_JS_URL' has already been declared" on every page.
 This drops the second copy of any identical script before a page is written.
+
+Temporary: remove this file and its line in ``_config.yml`` when the book
+builds with Sphinx >= 8.2 (Jupyter Book >= 2);
+``tests/book/test_workarounds.py`` fails from then on, as a reminder.
 """
 
 from __future__ import annotations

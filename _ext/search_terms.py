@@ -99,7 +99,7 @@ def _respell(word: str) -> set[str]:
             forms.add(
                 re.sub(
                     r"\$(\d)",
-                    lambda g, m=match: m.group(int(g[1])) or "",
+                    lambda g, m=match: m.group(int(g[1])) or "",  # type: ignore[misc]
                     template,
                 )
             )

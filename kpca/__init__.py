@@ -67,7 +67,9 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | visible)
 
 
-__all__ = [
+# The order of the API page's sections (_ext/claims_api.layout): the order
+# of the book, not the alphabet.
+__all__ = [  # noqa: RUF022
     "linear_kernel",
     "polynomial_kernel",
     "gaussian_kernel",

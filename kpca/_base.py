@@ -29,10 +29,10 @@ import numpy as np
 
 __all__ = [
     "BaseEstimator",
-    "feature_names_of",
     "NotFittedError",
     "check_is_fitted",
     "check_n_features",
+    "feature_names_of",
 ]
 
 
@@ -99,7 +99,7 @@ def _wrap_output(method):
             Z, index=index, columns=self.get_feature_names_out()
         )
 
-    wrapped._kpca_wraps_output = True
+    wrapped._kpca_wraps_output = True  # type: ignore[attr-defined]
     return wrapped
 
 

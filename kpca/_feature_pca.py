@@ -302,8 +302,10 @@ class _ChunkedFeaturePCA(BaseEstimator):
                 f"X has {n} sample; kernel PCA needs at least 2 (n_samples = 1 has no variance)"
             )
         k = check_n_components(self.n_components, n)
+        scatter, raw_mean = moments.scatter, moments.mean
+        assert scatter is not None and raw_mean is not None  # n >= 2 rows
         W = feature_map.W
-        C = moments.scatter if W is None else W.T @ moments.scatter @ W
+        C = scatter if W is None else W.T @ scatter @ W
         C = 0.5 * (C + C.T)
         mu, V = _top_eigenpairs(C, k)
         if k is not None:  # the full decomposition gives them all
@@ -329,7 +331,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         V *= signs
         A = V if W is None else A * signs
         attributes = dict(feature_map.attributes)
-        attributes.update(self._fitted_attributes(moments.mean, A, V, W))
+        attributes.update(self._fitted_attributes(raw_mean, A, V, W))
         attributes.update(
             eigenvalues_=mu,
             explained_variance_=mu / n,

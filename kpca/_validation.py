@@ -18,18 +18,18 @@ from ._base import check_is_fitted
 __all__ = [
     "ComplexDataError",
     "check_array",
+    "check_bool",
+    "check_choice",
+    "check_generator",
+    "check_is_fitted",
+    "check_n_components",
+    "check_nonnegative_int",
+    "check_positive_float",
+    "check_positive_int",
+    "check_random_state",
+    "check_real",
     "check_square",
     "check_symmetric",
-    "check_positive_float",
-    "check_real",
-    "check_nonnegative_int",
-    "check_positive_int",
-    "check_n_components",
-    "check_is_fitted",
-    "check_choice",
-    "check_bool",
-    "check_random_state",
-    "check_generator",
 ]
 
 
@@ -50,7 +50,9 @@ def _working_dtype(dtype: np.dtype, keep_float32: bool) -> type:
     return np.float32 if keep_float32 and dtype == np.float32 else np.float64
 
 
-def check_array(
+# One branch per rejected kind of input, each with its own message: the
+# checks read best as one list.
+def check_array(  # noqa: C901
     X: Any,
     name: str = "X",
     *,

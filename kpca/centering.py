@@ -24,7 +24,7 @@ from ._validation import (
     check_symmetric,
 )
 
-__all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
+__all__ = ["center_kernel", "center_test_kernel", "centering_matrix"]
 
 # The two functions with a leading underscore are internal: kernel PCA, MDS
 # and the pre-image module share them to centre in place (one n x n array

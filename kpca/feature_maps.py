@@ -16,9 +16,9 @@ from ._validation import check_array, check_nonnegative_int, check_real
 from .kernels import check_sigma
 
 __all__ = [
+    "gaussian_feature_map_1d",
     "polynomial_exponents",
     "polynomial_feature_map",
-    "gaussian_feature_map_1d",
 ]
 
 

@@ -23,13 +23,13 @@ from ._validation import (
 )
 
 __all__ = [
-    "linear_kernel",
-    "polynomial_kernel",
-    "gaussian_kernel",
-    "squared_distances",
     "KernelFunction",
-    "make_kernel",
+    "gaussian_kernel",
     "kernel_diagonal",
+    "linear_kernel",
+    "make_kernel",
+    "polynomial_kernel",
+    "squared_distances",
 ]
 
 
@@ -69,7 +69,9 @@ TileFunction = Callable[
 ]
 
 
-def _tiled(
+# Tiling, the mirror tile, the cancellation check and the overflow checks
+# of each tile share their loop variables: to split, tracked in R7.12.
+def _tiled(  # noqa: C901
     X: np.ndarray,
     Y: np.ndarray | None,
     finish: TileFunction | None,
@@ -583,6 +585,9 @@ def make_kernel(
     )
 
 
+_NAMED_KERNELS = frozenset({"linear", "polynomial", "gaussian"})
+
+
 def kernel_diagonal(
     kernel: str | KernelFunction,
     X,
@@ -615,12 +620,16 @@ def kernel_diagonal(
     array([ 9., 36.])
     """
     X = check_array(X, "X")
-    function = make_kernel(kernel, sigma=sigma, degree=degree, coef0=coef0)
+    if not (isinstance(kernel, str) and kernel in _NAMED_KERNELS):
+        # A callable, evaluated row by row; make_kernel raises for the rest.
+        function = make_kernel(kernel)
+        return np.array([float(function(row[None, :])[0, 0]) for row in X])
     if kernel == "gaussian":
+        check_positive_float(sigma, "sigma")
         return np.ones(X.shape[0])
     squared_norms = np.einsum("ij,ij->i", X, X)
     if kernel == "linear":
         return squared_norms
-    if kernel == "polynomial":
-        return (float(coef0) + squared_norms) ** int(degree)
-    return np.array([float(function(row[None, :])[0, 0]) for row in X])
+    degree = check_nonnegative_int(degree, "degree")  # polynomial
+    coef0 = check_real(coef0, "coef0")
+    return (coef0 + squared_norms) ** degree

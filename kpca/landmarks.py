@@ -42,7 +42,7 @@ from ._threads import one_blas_thread
 from .kernels import squared_distances
 from .streaming import iter_chunks
 
-__all__ = ["LANDMARK_METHODS", "uniform_landmarks", "kmeans_landmarks"]
+__all__ = ["LANDMARK_METHODS", "kmeans_landmarks", "uniform_landmarks"]
 
 LANDMARK_METHODS = ("uniform", "kmeans")
 

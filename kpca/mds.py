@@ -34,7 +34,7 @@ from .centering import _center_kernel_inplace
 from .eigen import RANK_RTOL, _top_eigenpairs
 from .kernels import squared_distances
 
-__all__ = ["double_center", "ClassicalMDS", "NonEuclideanWarning"]
+__all__ = ["ClassicalMDS", "NonEuclideanWarning", "double_center"]
 
 
 class NonEuclideanWarning(UserWarning):

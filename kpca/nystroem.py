@@ -158,6 +158,13 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     True
     """
 
+    # Fitted attributes, set together at the end of a fit (the loop of
+    # _ChunkedFeaturePCA._fit); declared so that type checkers know them.
+    landmarks_: np.ndarray
+    kernel_col_means_: np.ndarray
+    alphas_: np.ndarray
+    components_: np.ndarray
+
     def __init__(
         self,
         n_components: int | None = None,

@@ -48,8 +48,8 @@ if (
 
 __all__ = [
     "feature_space_coefficients",
-    "reconstruction_error",
     "gaussian_preimage",
+    "reconstruction_error",
 ]
 
 

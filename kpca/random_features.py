@@ -178,6 +178,13 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     True
     """
 
+    # Fitted attributes, set together at the end of a fit (the loop of
+    # _ChunkedFeaturePCA._fit); declared so that type checkers know them.
+    frequencies_: np.ndarray
+    phases_: np.ndarray
+    feature_mean_: np.ndarray
+    components_: np.ndarray
+
     def __init__(
         self,
         n_components: int | None = None,

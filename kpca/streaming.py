@@ -44,7 +44,7 @@ import numpy as np
 
 from ._validation import check_array
 
-__all__ = ["StreamingMoments", "iter_chunks", "is_one_shot"]
+__all__ = ["StreamingMoments", "is_one_shot", "iter_chunks"]
 
 
 def _is_sparse(X: Any) -> bool:

@@ -1,6 +1,6 @@
 """Print the book as a book: one PDF of the whole, and one per chapter.
 
-    .venv/bin/python tools/build_pdf.py [--html _build/html] [--out FILE]
+    .venv/bin/python -m tools.build_pdf [--html _build/html] [--out FILE]
 
 ``make pdf`` runs this after the HTML build, offline, with Debian's Chromium
 (Playwright) and pypdf:
@@ -23,7 +23,7 @@
 5. **Outline and editions.** Bookmarks for the parts and chapters, and one PDF
    per chapter cut from the whole, with the same pages and numbers.
 
-``tests/browser/test_book_pdf.py`` checks the result page by page.
+``tests/book/browser/test_book_pdf.py`` checks the result page by page.
 """
 
 from __future__ import annotations
@@ -35,17 +35,16 @@ import json
 import logging
 import re
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from tools import book  # the local server and Chromium, as the tests use
 
-import book  # noqa: E402  (tests/browser/book.py: server and browser set-up)
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Name of the PDF; _ext/book_download.py links to it at the HTML root.
 PDF_NAME = "kpca-book.pdf"
@@ -459,17 +458,23 @@ def locate(entries: list, body: Path) -> tuple[list[int], int, dict]:
 
     reader = PdfReader(str(body))
     destinations = reader.named_destinations
-    pages = []
+    pages: list[int] = []
     for entry in entries:
         dest = destinations.get("/" + entry.id)
-        if dest is None:
+        page = (
+            None if dest is None else reader.get_destination_page_number(dest)
+        )
+        if page is None:
             raise SystemExit(f"{body}: no page found for {entry.id}")
-        pages.append(reader.get_destination_page_number(dest))
-    solutions = {}
+        pages.append(page)
+    solutions: dict[str, int] = {}
     for entry in entries:
         dest = destinations.get(f"/{entry.id}--pdf-solutions")
-        if dest is not None:
-            solutions[entry.id] = reader.get_destination_page_number(dest)
+        page = (
+            None if dest is None else reader.get_destination_page_number(dest)
+        )
+        if page is not None:
+            solutions[entry.id] = page
     return pages, len(reader.pages), solutions
 
 
@@ -477,8 +482,8 @@ def paginate(entries: list, printed: list[int], total: int) -> list[int]:
     """Blank pages to insert (body indices, as printed) so that every part
     and chapter starts on a right-hand page, i.e. an odd page number; sets
     each entry's first and last page (0-based) once they are inserted."""
-    blanks = []
-    after = set()  # where the blanks are once inserted
+    blanks: list[int] = []
+    after: set[int] = set()  # where the blanks are once inserted
     for entry, start in zip(entries, printed, strict=True):
         if (start + len(blanks)) % 2 == 1:  # 0-based odd: an even number
             after.add(start + len(blanks))
@@ -502,7 +507,7 @@ def page_marks(
     """What each page of the final PDF carries: a running head, a page
     number at the foot, or nothing (title page, its back, part pages,
     blank pages)."""
-    marks = [{} for _ in range(front_pages + body_pages)]
+    marks: list[dict[str, Any]] = [{} for _ in range(front_pages + body_pages)]
     for index in range(2, contents_end):  # the contents: iii, iv, ...
         marks[index] = {"foot": True, "number": roman(index + 1)}
     owner = {}
@@ -516,6 +521,7 @@ def page_marks(
         if entry is None or entry.kind == "part":
             continue
         number = page + 1
+        mark: dict[str, Any]
         if page == entry.first_page:
             mark = {"foot": True, "number": number}
         else:
@@ -653,7 +659,9 @@ def chapter_editions(
     return made
 
 
-def build_pdf(html_dir: Path, out: Path, only: list[str] = ()) -> dict:
+def build_pdf(
+    html_dir: Path, out: Path, only: tuple[str, ...] | list[str] = ()
+) -> dict:
     from playwright.sync_api import sync_playwright
 
     _quiet_pypdf()

@@ -3,7 +3,7 @@
 The first cell installs the course package where it is missing (Colab, a
 bare Jupyter); it names the repository, whose URL lives in one place,
 ``_config.yml`` (``repository.url``).  Run this after changing that URL;
-``tests/test_chapter_conventions.py`` checks that every chapter agrees.
+``tests/book/test_chapter_conventions.py`` checks that every chapter agrees.
 
     python tools/sync_install_cells.py
 """

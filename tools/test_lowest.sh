@@ -57,5 +57,5 @@ for tool in ("scikit-learn", "pandas", "pytest"):
     print(f"  {tool} {version(tool)} (test extra)")
 PY
 
-"$VENV/bin/python" -m pytest $TESTS -p no:cacheprovider -q
+"$VENV/bin/python" -m pytest $TESTS -p no:cacheprovider -q "$@"
 echo "test-lowest took $(( $(date +%s) - start )) s"

@@ -5,7 +5,7 @@ import pathlib
 import runpy
 
 SCRIPT = (
-    pathlib.Path(__file__).resolve().parents[1]
+    pathlib.Path(__file__).resolve().parents[2]
     / "benchmarks"
     / "bench_kernel_pca_scale.py"
 )

@@ -1,6 +1,6 @@
 """Print what a reader meets in a built book: overflow and accessibility.
 
-    .venv/bin/python tests/browser/measure.py [BUILD_DIR] [--no-axe] [--list]
+    .venv/bin/python -m tools.measure [BUILD_DIR] [--no-axe] [--list]
 
 For every page of BUILD_DIR (default ``_build/html``), opened in Chromium at
 1280 px and at 390 px (a phone):
@@ -15,7 +15,7 @@ For every page of BUILD_DIR (default ``_build/html``), opened in Chromium at
 
 The numbers in the closing note of the book's layout work come from this
 script, run on the build before and after the change. It asserts nothing; the
-tests in ``test_rendered_book.py`` do.
+tests in ``tests/book/browser/test_rendered_book.py`` do.
 """
 
 from __future__ import annotations
@@ -26,16 +26,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import book  # noqa: E402
+from tools import book
 
 
 def measure(build: Path, with_axe: bool = True) -> dict:
     from playwright.sync_api import sync_playwright
 
     pages = [p for p in book.book_pages(build) if not _redirect(build / p)]
-    rows = {}
+    rows: dict[str, dict] = {}
     with book.serve(build) as origin, sync_playwright() as pw:
         browser = book.launch(pw)
         setups = [("desktop", "light"), ("phone", "light")]
@@ -78,7 +76,8 @@ def list_scrolling(rows: dict) -> None:
                         print(f"  {item['where']:8s} {page}: {item['what']}")
 
 
-def report(rows: dict, with_axe: bool) -> None:
+# A report script: one table and its totals, printed in one pass.
+def report(rows: dict, with_axe: bool) -> None:  # noqa: C901
     totals: dict[str, Counter] = {}
     overflowing = []
     print(
@@ -147,7 +146,7 @@ def report(rows: dict, with_axe: bool) -> None:
                 f"serious {c['serious']}"
                 " (offending nodes)"
             )
-        rules = Counter()
+        rules: Counter[tuple[str, str, str]] = Counter()
         for row in rows.values():
             for theme in ("light", "dark"):
                 for v in row[f"axe-{theme}"]:

@@ -1,6 +1,6 @@
 """Open every page of the built book in a real browser, as a reader would.
 
-Run after the build: ``pytest -n 2 tests/browser`` (``make test`` does both).
+Run after the build: ``pytest -n 2 tests/book/browser`` (``make test`` does both).
 Pages are served by ``http.server`` on 127.0.0.1 and opened in Debian's
 Chromium (``/usr/bin/chromium``) through Playwright, at 1280 px (a laptop)
 and 390 px (a phone), in the light and the dark theme.
@@ -32,8 +32,9 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import book
 import pytest
+
+from tools import book
 
 BUILD = book.BUILD
 PAGES = book.book_pages()

@@ -3,16 +3,13 @@
 import json
 import pathlib
 import re
-import sys
 
 import pytest
 
-CHAPTERS = sorted(
-    (pathlib.Path(__file__).resolve().parents[1] / "chapters").glob("*.ipynb")
-)
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-from sync_install_cells import install_cell_source  # noqa: E402
+from tools.sync_install_cells import install_cell_source
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 
 
 def code_cells(path):

@@ -27,12 +27,12 @@ from __future__ import annotations
 import html.parser
 import json
 import re
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import book
 import pytest
+
+from tools import book, figure_text
 
 BUILD = book.BUILD
 #: A chapter with figures, exercises with solutions and claim links.
@@ -258,11 +258,6 @@ def test_figure_text_is_legible_on_a_phone(readers):
 
 def test_figure_text_tool_knows_the_phone_column(readers):
     """tools/figure_text.py assumes the width a figure gets on a phone."""
-    sys.path.insert(0, str(book.ROOT / "tools"))
-    try:
-        import figure_text
-    finally:
-        sys.path.pop(0)
     reader = readers("phone")
     widest = max(
         f["shown"] for f in _figures_on_phone(reader, CHAPTER) if f["id"]

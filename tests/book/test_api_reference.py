@@ -1,17 +1,14 @@
 """The API page documents what ``kpca`` exports, read when the book is built.
 
 ``_ext/claims_api.layout`` decides what ``chapters/api.rst`` shows; the built
-page itself is checked in tests/browser/test_reference_pages.py.
+page itself is checked in tests/book/browser/test_reference_pages.py.
 """
 
-import pathlib
 import sys
 
-import kpca
+import claims_api
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
-import claims_api  # noqa: E402
+import kpca
 
 
 def documented(modules):

@@ -7,11 +7,10 @@ without holes, known kinds and notes, non-empty statements, cross references
 
 import pathlib
 import re
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
-import claims_data  # noqa: E402
+import claims_data
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 INVENTORY = claims_data.load(ROOT)
 ROWS = claims_data.scan_tables(ROOT)

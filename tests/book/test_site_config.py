@@ -1,6 +1,6 @@
 """The book's configuration: numbering, navigation, citations, one address.
 
-These run without a build (``make test`` step 1); tests/browser checks what
+These run without a build (``make test`` step 1); tests/book/browser checks what
 the built pages do with it.
 """
 
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
 TOC = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
 
@@ -63,7 +62,7 @@ def test_repository_url_lives_in_config_only():
         *sorted((ROOT / "_ext").glob("*.py")),
         *sorted((ROOT / "_static").glob("*.*")),
         *sorted((ROOT / "tools").glob("*.py")),
-        *sorted((ROOT / "tests" / "browser").glob("*.py")),
+        *sorted((ROOT / "tests" / "book" / "browser").glob("*.py")),
         ROOT / "chapters" / "bibliography.md",
     ]
     repeats = [
@@ -81,10 +80,8 @@ def test_repository_url_lives_in_config_only():
 
 @pytest.fixture(scope="module")
 def bibliography():
-    from pybtex.database import parse_file
-
-    sys.path.insert(0, str(ROOT / "_ext"))
     import author_year_bibliography as style
+    from pybtex.database import parse_file
 
     data = parse_file(str(ROOT / "references.bib"))
     entries = list(data.entries.values())
