@@ -56,6 +56,15 @@ async ({entries, textWidth, css}) => {
         '.inventory-filter, .copybtn, .headerlink, .toctree-wrapper, .screen-only')) {
       el.remove();
     }
+    // A dropdown (the chapters' claims tables) prints open, as plain blocks:
+    // Chromium keeps a <details> element whole on one page.
+    for (const details of root.querySelectorAll('details.sd-dropdown')) {
+      const block = element('div', 'kpca-pdf-dropdown');
+      for (const child of Array.from(details.childNodes)) {
+        if (child.nodeName !== 'SUMMARY') block.append(child);
+      }
+      details.replaceWith(block);
+    }
   }
 
   // A folded check cell prints as its label and its output; its code stays in
