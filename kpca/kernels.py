@@ -625,7 +625,7 @@ def kernel_diagonal(
         function = make_kernel(kernel)
         return np.array([float(function(row[None, :])[0, 0]) for row in X])
     if kernel == "gaussian":
-        check_positive_float(sigma, "sigma")
+        check_sigma(sigma)
         return np.ones(X.shape[0])
     squared_norms = np.einsum("ij,ij->i", X, X)
     if kernel == "linear":
