@@ -35,6 +35,7 @@ the rank cut, and the result is exact kernel PCA.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -47,11 +48,15 @@ from .landmarks import (
     LANDMARK_METHODS,
     _check_count,
     _kmeans,
-    _uniform_sample,
 )
-from .streaming import iter_chunks
 
 __all__ = ["NystroemKernelPCA"]
+
+
+def _kernel_rows(kernel, points: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+    """g(chunk): the kernel values of the rows against the landmarks."""
+    return kernel(chunk, points)
+
 
 _NAMED_KERNELS = ("linear", "polynomial", "gaussian")
 
@@ -210,23 +215,25 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     def _needs_pass_before_fit(self, params):
         return params["points"] is None
 
-    def _build(self, X, first, params, rows) -> _FeatureMap:
+    def _build(self, n_features, params, sample) -> _FeatureMap:
         kernel = params["kernel"]
         points = params["points"]
         if points is None:
-            seed = params["seed"]
+            m, seed = params["m"], params["seed"]
             if self.landmarks == "uniform":
-                points, _ = _uniform_sample(
-                    iter_chunks(X, rows), params["m"], seed
-                )
+                points = sample(m, None)
             else:
-                sample, _ = _uniform_sample(
-                    iter_chunks(X, rows), 10 * params["m"], seed
+                # k-means runs on the sample (where the sample is: a dask
+                # worker for a dask array), not on the data.
+                points = sample(
+                    10 * m,
+                    partial(
+                        _kmeans, n_landmarks=m, random_state=seed, max_iter=10
+                    ),
                 )
-                points = _kmeans(sample, params["m"], seed, max_iter=10)
-        elif points.shape[1] != first.shape[1]:
+        elif points.shape[1] != n_features:
             raise ValueError(
-                f"landmarks has {points.shape[1]} features, but X has {first.shape[1]}"
+                f"landmarks has {points.shape[1]} features, but X has {n_features}"
             )
         else:
             points = points.copy()
@@ -243,7 +250,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
             )
         W = U[:, :r] / np.sqrt(lam[:r])
         return _FeatureMap(
-            raw=lambda chunk: kernel(chunk, points),
+            raw=partial(_kernel_rows, kernel, points),
             W=W,
             attributes=dict(
                 landmarks_=points, normalization_=W, landmark_rank_=r
@@ -255,6 +262,9 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
 
     def _raw_features(self, chunk):
         return self.kernel_function()(chunk, self.landmarks_)
+
+    def _fitted_W(self):
+        return self.normalization_
 
     def _score_parts(self):
         return self.kernel_col_means_, self.alphas_

@@ -23,6 +23,7 @@ is linear PCA of the rows of :math:`F`.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -185,13 +186,13 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     def _width(self, params):
         return params["D"]
 
-    def _build(self, X, first, params, rows) -> _FeatureMap:
+    def _build(self, n_features, params, sample) -> _FeatureMap:
         rng = np.random.default_rng(params["seed"])
-        frequencies = rng.standard_normal((params["D"], first.shape[1]))
+        frequencies = rng.standard_normal((params["D"], n_features))
         frequencies /= params["sigma"]
         phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
         return _FeatureMap(
-            raw=lambda chunk: _features(chunk, frequencies, phases),
+            raw=partial(_features, frequencies=frequencies, phases=phases),
             W=None,
             attributes=dict(frequencies_=frequencies, phases_=phases),
         )
