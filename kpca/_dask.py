@@ -21,6 +21,26 @@ Whatever dask scheduler is active (threads, processes or a
 ``distributed.Client``) runs the graphs; nothing here starts one.  dask is
 imported only when a dask array is given, so ``import kpca`` does not need
 it.
+
+Examples
+--------
+A dask array of 4 blocks, fitted with the threaded scheduler; the scores are
+a lazy dask array with the same row blocks:
+
+>>> import dask
+>>> import dask.array as da
+>>> import numpy as np
+>>> from kpca import NystroemKernelPCA
+>>> X = np.random.default_rng(0).normal(size=(2000, 3))
+>>> Xd = da.from_array(X, chunks=(500, 3))
+>>> with dask.config.set(scheduler="threads"):
+...     model = NystroemKernelPCA(2, n_landmarks=50).fit(Xd)
+...     scores = model.transform(Xd)
+>>> reference = NystroemKernelPCA(2, n_landmarks=50).fit(X)
+>>> bool(np.allclose(model.eigenvalues_, reference.eigenvalues_, rtol=1e-10))
+True
+>>> type(scores).__name__, scores.chunks[0]
+('Array', (500, 500, 500, 500))
 """
 
 from __future__ import annotations

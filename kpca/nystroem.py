@@ -103,6 +103,27 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     random_state : int, optional
         Seed of the landmark choice (0 when None, so fits are reproducible).
 
+    Notes
+    -----
+    **Dask arrays.**  ``fit`` of a ``dask.array.Array`` runs on the active
+    dask scheduler as one graph per pass over the row blocks, each block
+    computed once per pass where it lives; only :math:`m\times m` moments
+    reach the client (:mod:`kpca._dask`).  Passes: given landmarks need one
+    (the moments); ``"uniform"`` needs two, because the kernel rows of a
+    block need the landmarks, which are known only after every block has
+    offered its candidates (the keyed sampler makes the sample independent
+    of the blocks, so it equals the NumPy fit's); ``"kmeans"`` needs two
+    as well, since k-means runs on the sample of :math:`10m` rows, in one
+    task on a worker, not on the data (k-means on all the data would cost
+    a pass per Lloyd iteration).  ``transform`` of a dask array is lazy.
+
+    **partial_fit.**  The first call fixes the landmarks: given ones, or the
+    rule applied to the first chunk alone (its keyed uniform sample of
+    :math:`m` rows, or k-means on a sample of it), so the first chunk should
+    be representative and have at least :math:`m` rows (fewer give fewer
+    landmarks).  Later chunks only add to the moments.  The model then
+    equals ``fit`` on all the chunks with ``landmarks=landmarks_``.
+
     Attributes
     ----------
     eigenvalues_ : ndarray, shape (k,)
@@ -156,6 +177,16 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
 
     >>> half = NystroemKernelPCA(3, sigma=1.0, n_landmarks=20).fit(X)
     >>> bool(np.all(half.eigenvalues_ <= exact.eigenvalues_))
+    True
+
+    Fed in chunks, in any order, the model equals ``fit`` with the
+    landmarks the first chunk gave:
+
+    >>> model = NystroemKernelPCA(3, sigma=1.0, n_landmarks=10)
+    >>> for chunk in (X[20:], X[:20]):
+    ...     model = model.partial_fit(chunk)
+    >>> same = NystroemKernelPCA(3, sigma=1.0, landmarks=model.landmarks_)
+    >>> bool(np.allclose(model.eigenvalues_, same.fit(X).eigenvalues_))
     True
     """
 

@@ -530,7 +530,8 @@ class PCA(BaseEstimator):
         total = float(np.trace(S))
         self._set_fitted(mu, U, n, d, total, mean, scale, dtype, k, how, names)
 
-    def partial_fit(self, X: Any, y: Any = None) -> PCA:
+    @property
+    def partial_fit(self) -> Any:
         r"""Update the model with one more chunk of rows (the covariance route).
 
         The count, mean and scatter of the chunks seen so far are kept
@@ -543,6 +544,10 @@ class PCA(BaseEstimator):
         ``partial_fit`` does not continue it (a ``fit`` of a dask array,
         made from the same moments, is continued).  If a call raises, the
         model is left as it was.
+
+        Only with ``svd_solver="auto"`` or ``"covariance_eigh"``: for the
+        other solvers the attribute does not exist (``hasattr`` is False),
+        as scikit-learn hides methods that a configuration cannot run.
 
         Parameters
         ----------
@@ -567,6 +572,16 @@ class PCA(BaseEstimator):
         >>> bool(np.allclose(pca.explained_variance_, full.explained_variance_))
         True
         """
+        solver = self.svd_solver if self.solver is None else self.solver
+        solver = _OLD_SOLVERS.get(solver, solver)
+        if solver not in ("auto", "covariance_eigh"):
+            raise AttributeError(
+                f"partial_fit needs the covariance route, but svd_solver is "
+                f"{solver!r}: use svd_solver='covariance_eigh' or 'auto'"
+            )
+        return self._partial_fit
+
+    def _partial_fit(self, X: Any, y: Any = None) -> PCA:
         params = self._check_params()
         solver = _moments_solver(params["solver"])
         before = getattr(self, "_moments", None)

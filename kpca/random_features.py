@@ -113,6 +113,15 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     random_state : int, optional
         Seed of the frequencies and phases (0 when None).
 
+    Notes
+    -----
+    ``fit`` of a ``dask.array.Array`` is one pass, one dask graph: each row
+    block's :math:`D\times D` moments are computed where the block lives
+    and merged in a tree (:mod:`kpca._dask`); ``transform`` of a dask array
+    is lazy.  ``partial_fit`` draws the frequencies at the first call (they
+    depend only on ``random_state`` and the number of features, so the
+    model equals ``fit`` on all the chunks with the same seed).
+
     Attributes
     ----------
     eigenvalues_ : ndarray, shape (k,)
@@ -158,6 +167,14 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     >>> from kpca import gaussian_kernel
     >>> F = random_fourier_features(X[:50], rff.frequencies_, rff.phases_)
     >>> float(np.abs(F @ F.T - gaussian_kernel(X[:50])).max()) < 0.25
+    True
+
+    Chunk by chunk with ``partial_fit``, in any order, it is the same model:
+
+    >>> parts = RandomFourierKernelPCA(2, sigma=1.0, n_random_features=500)
+    >>> for chunk in (X[200:], X[:200]):
+    ...     parts = parts.partial_fit(chunk)
+    >>> bool(np.allclose(parts.eigenvalues_, rff.eigenvalues_))
     True
     """
 
