@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -178,8 +179,6 @@ def sample_landmarks(
     NumPy array, whatever the blocks.  ``finish`` (k-means, say) runs on
     the sample in a task of the same graph, on a worker.
     """
-    from functools import partial
-
     import dask
 
     offsets = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]])
