@@ -214,7 +214,7 @@ def _stored_blocks(X: Any, chunk_size: int) -> list[int]:
         isinstance(chunks, tuple)
         and chunks
         and isinstance(chunks[0], numbers.Integral)
-        and chunks[0] > 0
+        and int(chunks[0]) > 0
     ):
         rows = int(chunks[0])  # zarr or h5py: blocks of this many rows
         step = max(rows, chunk_size // rows * rows)
