@@ -134,7 +134,10 @@ def moments(
     import dask
 
     task = dask.delayed(_block_moments, pure=True)
-    parts = [task(b, raw, X.shape[1]) for b in _delayed_blocks(X)]
+    # One task holds the feature map (the landmarks, say): it is sent to
+    # each worker once, not embedded in every block's task.
+    shared = None if raw is None else dask.delayed(raw, pure=True)
+    parts = [task(b, shared, X.shape[1]) for b in _delayed_blocks(X)]
     (result,) = dask.compute(_tree(parts, _merge))
     return result
 
