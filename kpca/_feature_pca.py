@@ -324,7 +324,8 @@ class _ChunkedFeaturePCA(BaseEstimator):
                 return _dask.sample_landmarks(X, size, seed, finish)
 
             feature_map = self._build(n_features, params, sample)
-            moments = _dask.moments(X, feature_map.raw)
+            rows = self._chunk_rows(self._width(params))
+            moments = _dask.moments(X, feature_map.raw, rows)
             return self._set_fit(feature_map, moments, n_features, names)
         if is_one_shot(X) and self._needs_pass_before_fit(params):
             raise TypeError(
@@ -404,7 +405,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
                     f"X has {X.shape[1]} features, but {type(self).__name__} "
                     f"is expecting {n_features} features as input"
                 )
-            added = _dask.moments(X, feature_map.raw)
+            added = _dask.moments(X, feature_map.raw, rows)
         else:
             added = StreamingMoments()
             for chunk in iter_chunks(X, rows):

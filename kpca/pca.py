@@ -386,7 +386,7 @@ class PCA(BaseEstimator):
 
             X = _dask.row_blocks(X)
             solver = _moments_solver(params["solver"])
-            moments = _dask.moments(X, None)
+            moments = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
             self._fit_moments(moments, X.dtype, params, solver, names)
             return None
         X = check_array(X, "X", keep_float32=True, accept_sparse=True)
@@ -592,7 +592,7 @@ class PCA(BaseEstimator):
             X = _dask.row_blocks(X)
             if before is not None:
                 check_n_features(self, X)
-            added = _dask.moments(X, None)
+            added = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
         else:
             X = check_array(X, "X", keep_float32=True, accept_sparse=True)
             if before is not None:
