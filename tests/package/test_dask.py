@@ -167,7 +167,10 @@ def test_the_client_does_a_small_fraction_of_the_work(client, log):
     X = _dask_data(log, rows=25_000)
     client_cpu, workers_cpu = _fit_on_cluster(client, model, X)
     print(f"client CPU {client_cpu:.2f} s, workers CPU {workers_cpu:.2f} s")
-    assert client_cpu < 0.2 * workers_cpu, (client_cpu, workers_cpu)
+    # Measured 0.19 on a quiet machine, up to 0.27 on a saturated one (the
+    # scheduler's event loop, in this process, spins longer); fitting on
+    # the client, as before this module, gave 2.6.
+    assert client_cpu < 0.4 * workers_cpu, (client_cpu, workers_cpu)
 
 
 @pytest.mark.parametrize("name", ["nystroem-uniform", "random-fourier", "pca"])
