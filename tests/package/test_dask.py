@@ -167,9 +167,9 @@ def test_the_client_does_a_small_fraction_of_the_work(client, log):
     X = _dask_data(log, rows=25_000)
     client_cpu, workers_cpu = _fit_on_cluster(client, model, X)
     print(f"client CPU {client_cpu:.2f} s, workers CPU {workers_cpu:.2f} s")
-    # Measured 0.19 on a quiet machine, up to 0.27 on a saturated one (the
-    # scheduler's event loop, in this process, spins longer); fitting on
-    # the client, as before this module, gave 2.6.
+    # Measured 0.18 to 0.27 on a shared two-core machine (the more loaded,
+    # the longer the scheduler's event loop, in this process, runs);
+    # fitting on the client, as kpca did before, gave 2.6.
     assert client_cpu < 0.4 * workers_cpu, (client_cpu, workers_cpu)
 
 
