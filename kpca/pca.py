@@ -454,9 +454,9 @@ class PCA(BaseEstimator):
     ) -> None:
         """Choose the number of components, then set every fitted attribute.
 
-        ``U`` holds the directions as columns, or (the Gram route) the map
-        :math:`Y \\mapsto X_c^\top Y` that gives them from the Gram matrix's
-        eigenvectors.
+        ``U`` holds the directions as columns, or (the Gram route) the pair
+        (eigenvectors of the Gram matrix, the map :math:`Y \\mapsto X_c^\\top Y`)
+        that gives the directions from them.
         """
         keep = _components_to_keep(
             mu if total > 0 else np.zeros_like(mu),
