@@ -26,7 +26,9 @@ export VIRTUAL_ENV := $(CURDIR)/$(VENV)
 export PYTHONHASHSEED := 0
 
 JB_BUILD := jupyter-book build . --builder html -W --keep-going
-NBVAL    := pytest --nbval chapters --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+# Timing cells (tagged nbval-ignore-output) time small sizes only under test.
+TIMING   := KPCA_BOOK_TIMING_SIZES=200,400
+NBVAL    := $(TIMING) pytest --nbval chapters --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 NB       ?= *.ipynb
 # Another CPU's BLAS, as a reader on Binder or Colab may have: OpenBLAS's
 # Sandybridge kernels, single-threaded (a different summation order).
@@ -132,7 +134,7 @@ test-lowest:
 # Each chapter runs outside the repository, in a fresh venv that has only the
 # package and its `book` extra (at the tested versions), as on Colab.
 standalone: $(STAMP)
-	bash tools/run_chapters_standalone.sh
+	$(TIMING) bash tools/run_chapters_standalone.sh
 
 execute: $(STAMP)
 	cd chapters && jupyter nbconvert --to notebook --execute --inplace \

@@ -110,22 +110,27 @@ def _tree(parts: Sequence[Any], combine: Callable[..., Any]) -> Any:
 
 
 def _block_moments(
-    block: Any,
-    raw: Callable[[np.ndarray], np.ndarray] | None,
-    n_features: int,
-    rows: int,
+    block: Any, feature_map: Any, n_features: int, rows: int
 ) -> StreamingMoments:
-    """The moments of the raw features of one validated block.
+    """The moments of the raw features (or the rows) of one validated block.
 
-    The features are made ``rows`` rows at a time: a block of the data may
-    be far larger than its features' chunk (250,000 x 10 data, 20 MB, have
+    ``feature_map`` (None: the rows themselves) adds a chunk's features to
+    its own kind of moments (``accumulate``, ``new_moments``).  The
+    features are made ``rows`` rows at a time: a block of the data may be
+    far larger than its features' chunk (250,000 x 10 data, 20 MB, have
     400 MB of kernel rows against 200 landmarks).
     """
     chunk = _check_chunk(block, "X (block)", n_features)
-    moments = StreamingMoments()
+    if feature_map is None:
+        moments = StreamingMoments()
+    else:
+        moments = feature_map.new_moments()
     for start in range(0, chunk.shape[0], rows):
         piece = chunk[start : start + rows]
-        moments.update(piece if raw is None else raw(piece))
+        if feature_map is None:
+            moments.update(piece)
+        else:
+            feature_map.accumulate(moments, piece)
     return moments
 
 
@@ -133,10 +138,8 @@ def _merge(a: StreamingMoments, b: StreamingMoments) -> StreamingMoments:
     return a.merge(b)
 
 
-def moments(
-    X: Any, raw: Callable[[np.ndarray], np.ndarray] | None, rows: int
-) -> StreamingMoments:
-    """One pass: the moments of ``raw(rows)`` (or of the rows) over ``X``.
+def moments(X: Any, feature_map: Any, rows: int) -> StreamingMoments:
+    """One pass: the moments of the features (or of the rows) over ``X``.
 
     One graph: a task per row block, a tree of merges, one ``compute``.
     ``rows``: how many rows of a block are turned into features at once.
@@ -146,7 +149,9 @@ def moments(
     task = dask.delayed(_block_moments, pure=True)
     # One task holds the feature map (the landmarks, say): it is sent to
     # each worker once, not embedded in every block's task.
-    shared = None if raw is None else dask.delayed(raw, pure=True)
+    shared = (
+        None if feature_map is None else dask.delayed(feature_map, pure=True)
+    )
     parts = [task(b, shared, X.shape[1], rows) for b in _delayed_blocks(X)]
     (result,) = dask.compute(_tree(parts, _merge))
     return result

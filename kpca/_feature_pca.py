@@ -32,7 +32,6 @@ a second pass, in ``transform``, computes the scores.  Memory is
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +43,7 @@ from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._dask import is_dask_array
 from ._threads import one_blas_thread
 from ._validation import check_n_components
-from .eigen import _DENSE_UP_TO, numerical_rank, top_eigenpairs
+from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
 from .landmarks import _uniform_sample
 from .streaming import (
     StreamingMoments,
@@ -87,6 +86,55 @@ def _top_eigenpairs(
     return _descending_eigh(C)
 
 
+def _check_features(G: np.ndarray) -> np.ndarray:
+    """Raise unless the raw features of a chunk are finite."""
+    if not np.all(np.isfinite(G)):
+        raise ValueError(
+            "the features of X overflow float64 (X holds values too large "
+            "for the feature map): scale X"
+        )
+    return G
+
+
+# Eigenvalues of the scatter of features computed in float64 are uncertain
+# by about eps times the scale of the scatter as computed (see
+# _scatter_roundoff); ten times that is the round-off below which an
+# eigenvalue is not resolved, as for kernel PCA's kernel matrix.
+_ROUNDOFF_UNITS = 10.0
+
+
+def _scatter_roundoff(
+    moments: StreamingMoments, W: np.ndarray | None, error_scale: float
+) -> float:
+    r"""The round-off in the eigenvalues of :math:`C_F = W^\top C_g W`.
+
+    An error :math:`\delta g_i` of each raw feature row changes the scatter
+    by about :math:`2\sum_i \lVert\delta g_i\rVert\,\lVert g_i - \bar g\rVert
+    \le 2\sqrt{\sum_i\lVert\delta g_i\rVert^2 \operatorname{tr} C_g}`, with
+    :math:`\lVert\delta g_i\rVert` a unit of round-off of :math:`g_i` (not of
+    its centred part: :math:`\sum_i\lVert g_i\rVert^2`), or of what
+    ``error_scale`` says; and :math:`W` multiplies it by at most
+    :math:`\lVert W\rVert^2` (:math:`1/\lambda_r` for Nystroem).  Measured
+    on Nystroem fits in 300 random settings, eigenvalues moved between
+    chunkings and orders of the rows by at most 5.5 times
+    :math:`\varepsilon\sqrt{\operatorname{tr} C_g\sum_i\lVert g_i\rVert^2}
+    /\lambda_r` (1.3 at the 99th percentile).
+    """
+    scatter, mean = moments.scatter, moments.mean
+    assert scatter is not None and mean is not None
+    centred = float(np.trace(scatter))
+    uncentred = centred + moments.n_samples * float(mean @ mean)
+    amplification = 1.0
+    if W is not None:  # columns of norm 1/sqrt(lambda_j)
+        amplification = float(np.max(np.einsum("ij,ij->j", W, W)))
+    return (
+        _ROUNDOFF_UNITS
+        * np.finfo(float).eps
+        * np.sqrt(centred * max(uncentred, error_scale))
+        * amplification
+    )
+
+
 class _FeatureMap:
     """The fixed part of a fit: the raw features g, the matrix W, the attributes.
 
@@ -99,10 +147,43 @@ class _FeatureMap:
         raw: Callable[[np.ndarray], np.ndarray],
         W: np.ndarray | None,
         attributes: dict[str, Any],
+        error_scale: Callable[[np.ndarray], float] | None = None,
     ) -> None:
         self.raw = raw
         self.W = W
         self.attributes = attributes
+        # sum over the rows of a chunk of ||error of g(x)||^2 / eps^2, when
+        # the round-off of g is not a unit of its own size (random features:
+        # a unit of the size of their phases).
+        self.error_scale = error_scale
+
+    def accumulate(self, moments: _FeatureMoments, chunk: np.ndarray) -> None:
+        """Add the features of ``chunk`` (and their round-off) to ``moments``."""
+        moments.update(_check_features(self.raw(chunk)))
+        if self.error_scale is not None:
+            moments.error_scale += self.error_scale(chunk)
+
+    def new_moments(self) -> _FeatureMoments:
+        return _FeatureMoments()
+
+
+class _FeatureMoments(StreamingMoments):
+    """The moments of the features, and the round-off scale they carry.
+
+    ``error_scale`` (see ``_FeatureMap``) is a sum over the rows, so the
+    merge of two parts adds it.
+    """
+
+    def __init__(self, n_columns: int | None = None) -> None:
+        super().__init__(n_columns)
+        self.error_scale = 0.0
+
+    def merge(self, other: StreamingMoments) -> _FeatureMoments:
+        merged = super().merge(other)
+        out = _FeatureMoments()
+        out.__dict__.update(merged.__dict__)
+        out.error_scale = self.error_scale + getattr(other, "error_scale", 0.0)
+        return out
 
 
 # A sampler of landmark rows from the data being fitted: (size, finish) ->
@@ -146,19 +227,20 @@ def _pca_of_moments(
     C = scatter if W is None else W.T @ scatter @ W
     C = 0.5 * (C + C.T)
     mu, V = _top_eigenpairs(C, k)
-    keep = numerical_rank(mu)
-    if keep == 0:
-        raise ValueError(
-            "the approximate kernel matrix has no positive eigenvalue after centring: "
-            "there is no component"
-        )
-    if k is not None and k > keep:
-        warnings.warn(
-            f"n_components={k} exceeds the numerical rank {keep} of the centred "
-            f"approximate kernel matrix; keeping {keep} components",
-            RuntimeWarning,
-            stacklevel=stacklevel + 1,
-        )
+    if k is not None:  # the full decomposition gives them all
+        mu, V = mu[:k], V[:, :k]
+    keep = _components_to_keep(
+        mu,
+        k,
+        "centred approximate kernel matrix",
+        "the approximate kernel matrix has no positive eigenvalue after "
+        "centring: there is no component",
+        stacklevel=stacklevel + 1,
+        roundoff=_scatter_roundoff(
+            moments, W, getattr(moments, "error_scale", 0.0)
+        ),
+        advice="centre or scale X first, or use fewer landmarks",
+    )
     k = keep if k is None else min(k, keep)
     mu, V = mu[:k].copy(), V[:, :k].copy()
     A = V if W is None else W @ V
@@ -213,6 +295,19 @@ class _ChunkedFeaturePCA(BaseEstimator):
     def _fitted_W(self) -> np.ndarray | None:
         """W of the fitted feature map (None: the identity)."""
         return None
+
+    def _fitted_error_scale(self) -> Callable[[np.ndarray], float] | None:
+        """The fitted feature map's round-off scale (see ``_FeatureMap``)."""
+        return None
+
+    def _fitted_map(self) -> _FeatureMap:
+        """The feature map of the fit, from the fitted attributes."""
+        return _FeatureMap(
+            self._raw_features,
+            self._fitted_W(),
+            {},
+            self._fitted_error_scale(),
+        )
 
     def _score_parts(
         self,
@@ -313,6 +408,8 @@ class _ChunkedFeaturePCA(BaseEstimator):
     def _fit(self, X):
         params = self._check_params()
         names = self._check_feature_names(X, reset=True)
+        # What transform will use, whatever set_params does after the fit.
+        fitted_params = self.get_params()
         seed = params["seed"]
         if is_dask_array(X):
             from . import _dask
@@ -325,8 +422,10 @@ class _ChunkedFeaturePCA(BaseEstimator):
 
             feature_map = self._build(n_features, params, sample)
             rows = self._chunk_rows(self._width(params))
-            moments = _dask.moments(X, feature_map.raw, rows)
-            return self._set_fit(feature_map, moments, n_features, names)
+            moments = _dask.moments(X, feature_map, rows)
+            return self._set_fit(
+                feature_map, moments, n_features, names, fitted_params
+            )
         if is_one_shot(X) and self._needs_pass_before_fit(params):
             raise TypeError(
                 f"{type(self).__name__} with these parameters reads X twice (a pass to "
@@ -338,10 +437,12 @@ class _ChunkedFeaturePCA(BaseEstimator):
         feature_map = self._build(
             first.shape[1], params, _array_sampler(X, rows, seed)
         )
-        moments = StreamingMoments()
+        moments = _FeatureMoments()
         for chunk in chunks:
-            moments.update(feature_map.raw(chunk))
-        return self._set_fit(feature_map, moments, first.shape[1], names)
+            feature_map.accumulate(moments, chunk)
+        return self._set_fit(
+            feature_map, moments, first.shape[1], names, fitted_params
+        )
 
     def partial_fit(self, X, y=None):
         r"""Update the model with one more chunk of rows.
@@ -394,20 +495,22 @@ class _ChunkedFeaturePCA(BaseEstimator):
             else:
                 sample = _array_sampler(X, rows, seed)
             feature_map = self._build(n_features, params, sample)
-            before = StreamingMoments()
+            before = _FeatureMoments()
+            fitted_params = self.get_params()
         else:
-            feature_map = _FeatureMap(self._raw_features, self._fitted_W(), {})
+            feature_map = self._fitted_map()
             before = self._moments
             n_features = self.n_features_in_
+            fitted_params = self._fitted_params
         if dask_chunk:
             if X.shape[1] != n_features:
                 raise ValueError(
                     f"X has {X.shape[1]} features, but {type(self).__name__} "
                     f"is expecting {n_features} features as input"
                 )
-            added = _dask.moments(X, feature_map.raw, rows)
+            added = _dask.moments(X, feature_map, rows)
         else:
-            added = StreamingMoments()
+            added = _FeatureMoments()
             for chunk in iter_chunks(X, rows):
                 if chunk.shape[1] != n_features:
                     raise ValueError(
@@ -415,13 +518,15 @@ class _ChunkedFeaturePCA(BaseEstimator):
                         f"{type(self).__name__} is expecting {n_features} "
                         "features as input"
                     )
-                added.update(feature_map.raw(chunk))
+                feature_map.accumulate(added, chunk)
         moments = before.merge(added)
         if not first_call:
             names = getattr(self, "feature_names_in_", None)
-        return self._set_fit(feature_map, moments, n_features, names)
+        return self._set_fit(
+            feature_map, moments, n_features, names, fitted_params
+        )
 
-    def _set_fit(self, feature_map, moments, n_features, names):
+    def _set_fit(self, feature_map, moments, n_features, names, params):
         """Solve the small eigenproblem, then set every fitted attribute."""
         result = _pca_of_moments(
             moments, feature_map.W, self.n_components, stacklevel=4
@@ -441,8 +546,10 @@ class _ChunkedFeaturePCA(BaseEstimator):
         )
         for name, value in attributes.items():
             setattr(self, name, value)
-        # What partial_fit continues from (with the fitted feature map).
+        # What partial_fit continues from (with the fitted feature map), and
+        # what transform uses, whatever set_params does after the fit.
         self._moments = moments
+        self._fitted_params = params
         self._set_n_features(n_features, names)
         return self
 
@@ -475,7 +582,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         for chunk in iter_chunks(X, rows):
             if start == 0:
                 check_n_features(self, chunk)
-            G = self._raw_features(chunk)
+            G = _check_features(self._raw_features(chunk))
             G -= raw_mean  # centre before the product: no cancellation afterwards
             scores = G @ A
             if out is not None:

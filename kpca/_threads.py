@@ -23,10 +23,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
+import threadpoolctl
 from threadpoolctl import ThreadpoolController
 
 
@@ -35,9 +38,82 @@ def _controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-# The BLAS thread counts in force when the outermost one_blas_thread() was
-# entered: the cores kpca may use for work it splits itself.
-_allowed: list[int] = []
+class _OneThreadLimit:
+    """The process-wide limit of BLAS to one thread, shared by every caller.
+
+    ``threadpoolctl`` sets a count for the whole process (OpenBLAS has one
+    thread pool), so the limits of two threads inside :func:`one_blas_thread`
+    at once cannot be two stacked contexts: the inner one would record the
+    outer one's 1 as the count to restore, and whichever left last would
+    leave BLAS on one thread for the rest of the process.  Here the entries
+    are counted under a lock: the first one records the count in force and
+    lowers it, the last one restores what the first recorded.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        # The BLAS thread count before the first entry: the cores kpca may
+        # use for work it splits itself while the limit holds.
+        self.allowed = 1
+        self.limiter: Any = None
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.depth == 0:
+                self.allowed = _blas_threads()
+                with _any_thread_may_set():
+                    self.limiter = _controller().limit(
+                        limits=1, user_api="blas"
+                    )
+            self.depth += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            if self.depth == 0:  # entered before a fork, left in the child
+                return
+            self.depth -= 1
+            if self.depth == 0:
+                self._restore()
+
+    def _restore(self) -> None:
+        limiter, self.limiter = self.limiter, None
+        if limiter is not None:
+            with _any_thread_may_set():
+                limiter.restore_original_limits()
+
+    def reset_in_child(self) -> None:
+        # After a fork only the forking thread exists: nothing holds the
+        # limit any more, and the lock may have been copied while held.
+        self.lock = threading.Lock()
+        if self.depth:
+            self.depth = 0
+            self._restore()
+
+
+@contextlib.contextmanager
+def _any_thread_may_set() -> Iterator[None]:
+    """Let the calling thread set OpenBLAS's thread count.
+
+    ``threadpoolctl`` (3.6 and later) lets only the first thread that set
+    the count of a shared OpenBLAS pool set it again, and silently ignores
+    the others; the first entry into the limit and the last exit from it
+    may be in different threads.
+    """
+    # Looked up by name: releases down to the declared floor (3.1) may
+    # have neither the class nor the method, and let any thread set it.
+    controller = getattr(threadpoolctl, "OpenBLASController", None)
+    clear = getattr(controller, "clear_controlling_thread", None)
+    if clear is not None:
+        clear(force=True)
+    try:
+        yield
+    finally:
+        if clear is not None:
+            clear(force=True)
+
+
+_limit = _OneThreadLimit()
 
 
 def _blas_threads() -> int:
@@ -56,13 +132,18 @@ def available_cores() -> int:
     ``OPENBLAS_NUM_THREADS=1``, or ``threadpoolctl``'s in a parallel job,
     holds for kpca's threads too.
     """
-    allowed = _allowed[0] if _allowed else _blas_threads()
+    allowed = _limit.allowed if _limit.depth else _blas_threads()
     return max(1, min(allowed, os.cpu_count() or 1))
 
 
 @contextlib.contextmanager
 def one_blas_thread() -> Iterator[None]:
     """A context in which BLAS and LAPACK calls use one thread.
+
+    The limit is process-wide (BLAS has one thread pool): while any thread
+    is inside this context, every BLAS call runs on one thread, and when
+    the last one leaves, the count in force before the first entered is
+    restored exactly, whatever the order in which threads enter and leave.
 
     Examples
     --------
@@ -71,12 +152,11 @@ def one_blas_thread() -> Iterator[None]:
     ...     float(np.ones((2, 2)) @ np.ones(2) @ np.ones(2))
     4.0
     """
-    _allowed.append(_allowed[0] if _allowed else _blas_threads())
+    _limit.enter()
     try:
-        with _controller().limit(limits=1, user_api="blas"):
-            yield
+        yield
     finally:
-        _allowed.pop()
+        _limit.leave()
 
 
 # Below this many columns a product is too short for two threads to pay
@@ -91,8 +171,13 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
 
 
-# A forked child inherits the pool but not its threads: it needs its own.
-os.register_at_fork(after_in_child=_pool.cache_clear)
+def _after_fork_in_child() -> None:
+    # A forked child inherits the pool but not its threads: it needs its own.
+    _pool.cache_clear()
+    _limit.reset_in_child()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from ._validation import (
     check_array,
     check_positive_int,
     check_square,
+    check_symmetric,
 )
 
 __all__ = ["centering_matrix", "center_kernel", "center_test_kernel"]
@@ -227,7 +228,8 @@ def center_test_kernel(K_test, K_train) -> np.ndarray:
     K_test : array_like, shape (m, n)
         :math:`k(x_{\text{new}, i}, x_j)`.
     K_train : array_like, shape (n, n)
-        The uncentred training kernel matrix.
+        The uncentred training kernel matrix: real and symmetric (to
+        ``1e-10`` of its largest entry).
 
     Returns
     -------
@@ -242,7 +244,7 @@ def center_test_kernel(K_test, K_train) -> np.ndarray:
     array([[ 3.25, -3.25],
            [-3.25,  3.25]])
     """
-    K_train = check_square(check_array(K_train, "K_train"), "K_train")
+    K_train = check_symmetric(check_array(K_train, "K_train"), "K_train")
     K_test = check_array(K_test, "K_test")
     if K_test.shape[1] != K_train.shape[0]:
         raise ValueError(

@@ -173,9 +173,14 @@ def align_signs(V: Any) -> np.ndarray:
     >>> align_signs(np.array([-0.7071067811865475, 0.7071067811865476]))
     array([ 0.70710678, -0.70710678])
     """
-    V = np.array(V, dtype=float, copy=True)
-    if V.ndim not in (1, 2):
-        raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
+    try:
+        ndim = np.ndim(V)
+    except ValueError:  # ragged nested lists: check_array says why
+        ndim = 2
+    if ndim not in (1, 2):
+        raise ValueError(f"V must be 1-D or 2-D, got shape {np.shape(V)}")
+    # Real, finite numbers (complex input raises): a copy, never V itself.
+    V = check_array(V, "V", ndim=ndim, min_rows=0, min_cols=0, copy=True)
     if V.size == 0:
         return V
     M = V[:, None] if V.ndim == 1 else V
@@ -226,23 +231,45 @@ def _components_to_keep(
     matrix: str,
     empty_message: str,
     stacklevel: int,
+    roundoff: float = 0.0,
+    advice: str = "",
 ) -> int:
     """How many leading eigenpairs an estimator keeps: the numerical rank.
 
     Raises ``ValueError(empty_message)`` when no eigenvalue is positive, and
     warns when ``n_components`` asked for more than the rank of ``matrix``.
+    ``roundoff`` bounds the error of the eigenvalues of the matrix as it
+    was computed (its entries' round-off, on the scale of the uncentred
+    matrix): eigenvalues at or below it are not resolved and count as zero
+    too; if none is left, ``ValueError`` ends with ``advice``, as does the
+    warning when the round-off is why fewer than ``n_components`` are kept.
     """
     keep = numerical_rank(eigenvalues)
     if keep == 0:
         raise ValueError(empty_message)
-    if n_components is not None and keep < n_components:
+    resolved = int(np.count_nonzero(eigenvalues[:keep] > roundoff))
+    if resolved == 0:
+        raise ValueError(
+            f"the {matrix} is lost in round-off: its largest eigenvalue "
+            f"{eigenvalues[0]:.3g} is below the round-off {roundoff:.3g} of "
+            f"the matrix as computed; {advice}"
+        )
+    if n_components is not None and resolved < n_components:
+        if resolved == keep:
+            reason = f"the numerical rank {keep} of the {matrix}"
+        else:
+            reason = (
+                f"the {resolved} eigenvalues of the {matrix} above the "
+                f"round-off {roundoff:.3g} of the matrix as computed"
+            )
         warnings.warn(
-            f"n_components={n_components} exceeds the numerical rank {keep} "
-            f"of the {matrix}; keeping {keep} components",
+            f"n_components={n_components} exceeds {reason}; keeping "
+            f"{resolved} components"
+            + ("" if resolved == keep else f"; {advice}"),
             RuntimeWarning,
             stacklevel=stacklevel + 1,
         )
-    return keep
+    return resolved
 
 
 def _pairs_check_out(

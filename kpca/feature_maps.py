@@ -12,12 +12,8 @@ import math
 
 import numpy as np
 
-from ._validation import (
-    check_array,
-    check_nonnegative_int,
-    check_positive_float,
-    check_real,
-)
+from ._validation import check_array, check_nonnegative_int, check_real
+from .kernels import check_sigma
 
 __all__ = [
     "polynomial_exponents",
@@ -110,15 +106,25 @@ def polynomial_feature_map(
     if c < 0:
         raise ValueError(f"coef0 must be >= 0 for a real feature map, got {c}")
     columns = []
-    for powers in polynomial_exponents(X.shape[1], p):
-        p0, rest = powers[0], powers[1:]
-        weight = math.factorial(p) / math.prod(
-            math.factorial(q) for q in powers
+    # NumPy's float powers give inf where Python's raise OverflowError; any
+    # inf or NaN is then reported below, naming what to change.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for powers in polynomial_exponents(X.shape[1], p):
+            p0, rest = powers[0], powers[1:]
+            weight = math.factorial(p) / math.prod(
+                math.factorial(q) for q in powers
+            )
+            # sqrt(c)^p0 rather than sqrt(c^p0): no overflow in between.
+            factor = math.sqrt(weight) * np.float64(math.sqrt(c)) ** p0
+            columns.append(factor * np.prod(X ** np.array(rest), axis=1))
+        phi = np.column_stack(columns)
+    if not np.all(np.isfinite(phi)):
+        raise ValueError(
+            f"the features of degree={p} overflow float64 (coef0={c!r}, "
+            f"largest |x| = {float(np.max(np.abs(X))):.3g}): scale X, or "
+            "lower coef0 or degree"
         )
-        columns.append(
-            math.sqrt(weight * c**p0) * np.prod(X ** np.array(rest), axis=1)
-        )
-    return np.column_stack(columns)
+    return phi
 
 
 def gaussian_feature_map_1d(
@@ -153,12 +159,19 @@ def gaussian_feature_map_1d(
     (0.606531, 0.606531)
     """
     x = check_array(x, "x", ndim=1)
-    sigma = check_positive_float(sigma, "sigma")
+    sigma = check_sigma(sigma)
     J = check_nonnegative_int(n_terms, "n_terms")
     j = np.arange(J)
     log_fact = np.array([math.lgamma(i + 1) for i in j])
-    u = x[:, None] / sigma
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        u = x[:, None] / sigma
         # x^j / sqrt(j!) computed in logs would lose the sign, so scale the power directly.
         powers = u ** j[None, :] / np.exp(0.5 * log_fact)[None, :]
-    return np.exp(-(x**2) / (2 * sigma**2))[:, None] * powers
+        phi = np.exp(-(x**2) / (2 * sigma**2))[:, None] * powers
+    if not np.all(np.isfinite(phi)):
+        raise ValueError(
+            f"the first {J} features overflow float64 (largest |x| / sigma "
+            f"= {float(np.max(np.abs(u))):.3g}): scale x, increase sigma or "
+            "lower n_terms"
+        )
+    return phi

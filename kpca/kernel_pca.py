@@ -37,7 +37,13 @@ from ._validation import (
 )
 from .centering import _center_test_kernel_with_means, _CentredKernel
 from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
-from .kernels import KernelFunction, make_kernel
+from .kernels import (
+    KernelFunction,
+    _kernel_roundoff,
+    kernel_diagonal,
+    make_kernel,
+)
+from .pca import _accurate_mean
 
 __all__ = ["KernelPCA"]
 
@@ -53,8 +59,16 @@ class KernelPCA(BaseEstimator):
         Number :math:`k` of components.  None keeps every eigenvalue of
         :math:`K_c` above ``RANK_RTOL`` (``1e-10``) times the largest: the
         numerical rank :math:`r` of the notes.  Zero and round-off-negative
-        eigenvalues are never kept (never divided by); if fewer than ``k``
-        remain, a warning says so and ``n_components_`` is the number kept.
+        eigenvalues are never kept (never divided by), nor those below the
+        round-off of the kernel matrix as computed,
+        :math:`10\varepsilon\max(\lVert K\rVert_F, \sum_i|K_{ii}|)` on
+        the scale of the *uncentred* :math:`K`: a kernel dominated by a
+        constant (a polynomial kernel of data far from the origin) resolves
+        fewer, and one that resolves none raises a ``ValueError`` saying
+        to centre or scale ``X``.  (The linear kernel with centring is
+        computed from the centred data, and loses nothing.)  If fewer than
+        ``k`` remain, a warning says so and ``n_components_`` is the number
+        kept.
     kernel : {"linear", "polynomial", "gaussian", "precomputed"} or callable, default "gaussian"
         ``"precomputed"`` means ``fit`` receives the :math:`n\times n`
         kernel matrix and ``transform`` the :math:`m\times n` kernel between
@@ -249,6 +263,8 @@ class KernelPCA(BaseEstimator):
 
     def _fit(self, X: Any) -> np.ndarray:
         # Every parameter and the data are checked before any attribute is set.
+        # The parameters transform will use, whatever set_params does later.
+        params = self.get_params()
         center = check_bool(self.center, "center")
         check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         random_state = check_random_state(self.random_state)
@@ -268,7 +284,12 @@ class KernelPCA(BaseEstimator):
                 keep_float32=True,
                 accept_sparse=self._accepts_sparse,
             )
-            K = kernel(X_fit)
+            if _shifts_data(params, X_fit):
+                # The centred linear kernel is that of the centred data,
+                # computed without the cancellation of HKH (exact).
+                K = kernel(X_fit - _accurate_mean(X_fit).astype(X_fit.dtype))
+            else:
+                K = kernel(X_fit)
             if callable(self.kernel):
                 check_symmetric(K, "kernel(X, X)")
                 K += K.T
@@ -281,6 +302,8 @@ class KernelPCA(BaseEstimator):
                 f"n_samples={n}: one centred point is zero"
             )
         k = check_n_components(self.n_components, n)
+        roundoff = _kernel_roundoff(K)
+        advice = _roundoff_advice(params)
 
         # With centring, the centring is folded into the products with K (an
         # iterative solver never needs K_c itself) and the dense solver
@@ -311,11 +334,17 @@ class KernelPCA(BaseEstimator):
             f"{'centred ' if center else ''}kernel matrix",
             "the kernel matrix has no positive eigenvalue"
             + (" after centring" if center else "")
-            + ": there is no component",
+            + ": there is no component"
+            + ("; " + advice if params["kernel"] == "gaussian" else ""),
             stacklevel=3,
+            roundoff=roundoff,
+            advice=advice,
         )
         keep = _above_float32_roundoff(mu, keep, k, total, dtype)
         mu, V = mu[:keep], V[:, :keep]
+        # The trace is at least the sum of the kept eigenvalues, which lie
+        # above the round-off; the subtraction tr K - n g can lose that much.
+        total = max(total, float(mu.sum()))
 
         self.eigenvalues_ = mu
         self.eigenvectors_ = V
@@ -327,13 +356,68 @@ class KernelPCA(BaseEstimator):
         self.n_samples_ = n
         self._set_n_features(n_features, names)
         self.X_fit_ = X_fit
-        if centred is not None:
+        if centred is not None and _shifts_data(params, X_fit):
+            assert X_fit is not None
+            # The means of the kernel of the data as given: x_j . m and m . m.
+            mean = _accurate_mean(X_fit)
+            self.kernel_col_means_ = X_fit @ mean
+            self.kernel_mean_ = float(mean @ mean)
+        elif centred is not None:
             self.kernel_col_means_ = centred.col_means
             self.kernel_mean_ = centred.grand_mean
         else:
             for stale in ("kernel_col_means_", "kernel_mean_"):
                 self.__dict__.pop(stale, None)
+        self._fitted_params = params
         return (V * np.sqrt(mu)).astype(dtype, copy=False)
+
+    def _fitted_kernel(self) -> KernelFunction | None:
+        """The kernel of the last fit (None if precomputed), not of set_params since."""
+        return type(self)(**self._fitted_params).kernel_function()
+
+    def _centred_rows(
+        self, X: np.ndarray, with_diagonal: bool = False
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        r"""The kernel rows of ``X`` against the training points, centred as in fit.
+
+        And, with ``with_diagonal``, the centred :math:`\tilde k(x, x)` of
+        each row.  ``X`` is validated data (not a precomputed kernel).  For
+        the linear kernel with centring both come from the data minus the
+        training mean, as in ``fit``: no digit is lost far from the origin.
+        """
+        params = self._fitted_params
+        kernel = self._fitted_kernel()
+        assert kernel is not None and self.X_fit_ is not None
+        X_fit = self.X_fit_
+        if _shifts_data(params, X_fit):
+            if _is_sparse(X):
+                X = X.toarray()  # type: ignore[attr-defined]
+            mean = _accurate_mean(X_fit).astype(X_fit.dtype)
+            X, X_fit = X - mean, X_fit - mean
+            # The means of the kernel of the shifted training data (zero up
+            # to round-off), which fit centred with.
+            delta = X_fit.mean(axis=0)
+            col_means, grand_mean = X_fit @ delta, float(delta @ delta)
+        elif hasattr(self, "kernel_col_means_"):
+            col_means, grand_mean = self.kernel_col_means_, self.kernel_mean_
+        else:
+            col_means, grand_mean = None, 0.0
+        K_new = kernel(X, X_fit)
+        diagonal = None
+        if with_diagonal:
+            diagonal = kernel_diagonal(
+                params["kernel"],
+                X,
+                sigma=params["sigma"],
+                degree=params["degree"],
+                coef0=params["coef0"],
+            )
+        if col_means is None:
+            return K_new, diagonal
+        if diagonal is not None:
+            diagonal = diagonal - 2.0 * K_new.mean(axis=1) + grand_mean
+        centred = _center_test_kernel_with_means(K_new, col_means, grand_mean)
+        return centred.astype(K_new.dtype, copy=False), diagonal
 
     def transform(self, X: Any) -> np.ndarray:
         r"""Scores of new points: :math:`\tilde K_{\text{new}}\, \alpha`.
@@ -360,9 +444,8 @@ class KernelPCA(BaseEstimator):
             accept_sparse=_is_sparse(self.X_fit_) or self._accepts_sparse,
         )
         check_n_features(self, X)
-        kernel = self.kernel_function()
-        assert kernel is not None  # X_fit_ is None for precomputed kernels
-        return self._scores(kernel(X, self.X_fit_))
+        K_new, _ = self._centred_rows(X)
+        return K_new @ self.alphas_.astype(K_new.dtype, copy=False)
 
     def scores_from_kernel(self, K_new: Any) -> np.ndarray:
         r"""Scores of new points from their uncentred kernel rows.
@@ -436,3 +519,34 @@ def _above_float32_roundoff(
             stacklevel=4,
         )
     return above
+
+
+def _shifts_data(params: dict[str, Any], X_fit: Any) -> bool:
+    """Whether the kernel is evaluated on the data minus the training mean.
+
+    So it is for the linear kernel with centring, of dense data: the
+    centred kernel :math:`(x - m)^\top(y - m)` of data far from the origin
+    is a small difference of large inner products, which would be lost to
+    round-off.  (Sparse data stay sparse: their mean is not subtracted.)
+    """
+    return (
+        params["kernel"] == "linear"
+        and bool(params["center"])
+        and isinstance(X_fit, np.ndarray)
+    )
+
+
+def _roundoff_advice(params: dict[str, Any]) -> str:
+    """What to do when the centred kernel is lost in the round-off of K."""
+    if params["kernel"] == "gaussian":
+        return (
+            "sigma is so large against the spread of X that the kernel is "
+            "nearly constant: decrease sigma or scale X"
+        )
+    if params["kernel"] == "polynomial":
+        return (
+            "the polynomial kernel of data far from the origin is a large "
+            "constant plus a small variation, which float64 cannot hold: "
+            "centre or scale X first"
+        )
+    return "centre or scale X first"

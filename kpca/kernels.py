@@ -10,12 +10,11 @@ with itself, which is then exactly symmetric.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
 
-from ._threads import available_cores, one_blas_thread
+from ._threads import _pool, available_cores, one_blas_thread
 from ._validation import (
     check_array,
     check_nonnegative_int,
@@ -75,7 +74,9 @@ def _tiled(
     Y: np.ndarray | None,
     finish: TileFunction | None,
     *,
+    what: str,
     translation_invariant: bool = False,
+    inner_products: bool = False,
 ) -> np.ndarray:
     """``finish(X @ Y.T)`` computed tile by tile.
 
@@ -87,18 +88,31 @@ def _tiled(
     update, itself symmetric).  A ``translation_invariant`` kernel (a
     function of ``x - y``) is computed from data shifted by the mean of
     ``X``, so that points far from the origin lose no digits.
+
+    Overflow and underflow raise a ``ValueError`` naming ``what`` (the
+    matrix being computed): squared distances that would overflow are
+    found from the squared norms before any product, and every tile is
+    checked for infinities and NaNs; the kernel of ``inner_products``
+    (linear, polynomial) is also refused when all its values lie below
+    :data:`_SMALLEST`, where float64 has lost its digits to underflow.
     """
     symmetric = Y is None
     dtype = X.dtype if Y is None else np.result_type(X.dtype, Y.dtype)
     shift = None
     if translation_invariant:
-        shift = np.asarray(X.mean(axis=0)).ravel().astype(dtype)
-    rows = _Rows(X, shift)
-    columns = rows if Y is None else _Rows(Y, shift)
-    n, m = rows.shape[0], columns.shape[0]
-    sq_x = rows.squared_norms()
-    sq_y = sq_x if symmetric else columns.squared_norms()
+        with np.errstate(over="ignore", invalid="ignore"):
+            shift = np.asarray(X.mean(axis=0)).ravel().astype(dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rows = _Rows(X, shift)
+        columns = rows if Y is None else _Rows(Y, shift)
+        n, m = rows.shape[0], columns.shape[0]
+        sq_x = rows.squared_norms()
+        sq_y = sq_x if symmetric else columns.squared_norms()
+    if translation_invariant:
+        _check_squared_norms(sq_x, sq_y, rows, columns, what)
     K = np.empty((n, m), dtype=dtype)
+    # The largest |entry| of each tile (NaN if a tile holds one).
+    peaks: list[float] = []
 
     def panel(i0: int) -> None:
         # One row panel, tile by tile: each tile's product and element-wise
@@ -111,9 +125,12 @@ def _tiled(
             # A diagonal tile is a symmetric rank-k update, itself exactly
             # symmetric (a general product need not be).
             Yj = Xi if diagonal else columns[j0:j1]
-            T = Xi @ Yj.T
-            if finish is not None:
-                finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+            with np.errstate(over="ignore", invalid="ignore"):
+                T = Xi @ Yj.T
+                if finish is not None:
+                    finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
+            # Two reductions, no temporary; NaN propagates through both.
+            peaks.append(max(float(T.max()), -float(T.min())))
             K[i0:i1, j0:j1] = T
             if symmetric and not diagonal:
                 # The mirror tile.  A ufunc writing through the transposed
@@ -131,15 +148,30 @@ def _tiled(
             panel(i0)
     else:
         # NumPy releases the GIL in BLAS and in the element-wise kernels
-        # (exp, power), so panels run in parallel; each writes its own blocks.
-        # Each panel's matrix product runs on one BLAS thread: BLAS threads
-        # inside these threads would oversubscribe the cores.
-        with (
-            one_blas_thread(),
-            ThreadPoolExecutor(max_workers=workers) as pool,
-        ):
-            for future in [pool.submit(panel, i0) for i0 in panels]:
+        # (exp, power), so panels run in parallel on kpca's pool, one task
+        # per worker, each writing its own blocks.  Each panel's matrix
+        # product runs on one BLAS thread: BLAS threads inside these threads
+        # would oversubscribe the cores.
+        def panels_of(worker: int) -> None:
+            for i0 in panels[worker::workers]:
+                panel(i0)
+
+        with one_blas_thread():
+            futures = [_pool().submit(panels_of, w) for w in range(workers)]
+            for future in futures:
                 future.result()
+    peak = float(np.max(peaks)) if peaks else 0.0  # NaN propagates
+    if not np.isfinite(peak):
+        raise ValueError(
+            f"{what} overflows float64 (the largest |value| of the data is "
+            f"{_largest(rows, columns):.3g}): scale the data"
+        )
+    if inner_products and peak < _SMALLEST and 0.0 < _largest(rows, columns):
+        raise ValueError(
+            f"{what} underflows: all its values are below {_SMALLEST:.0e}, "
+            "where float64 has lost its digits (the largest |value| of the "
+            f"data is {_largest(rows, columns):.3g}): scale the data"
+        )
     return K
 
 
@@ -177,6 +209,83 @@ class _Rows:
         return np.concatenate(parts) if parts else np.zeros(0)
 
 
+# Below this magnitude (2.2e-308 / 2.2e-16, about 1e-292) a float64 has
+# fewer than 53 significant bits: a kernel whose values all lie below it has
+# lost its digits to underflow.
+_SMALLEST = np.finfo(float).tiny / np.finfo(float).eps
+
+
+def _largest(rows: _Rows, columns: _Rows) -> float:
+    """The largest |entry| of the (shifted) rows and columns, block by block.
+
+    Only for error messages and the rare underflow test.
+    """
+    peak = 0.0
+    for part in (rows, columns):
+        for start in range(0, part.shape[0], _TILE):
+            block = part[start : start + _TILE]
+            peak = max(peak, float(np.max(np.abs(block), initial=0.0)))
+    return peak
+
+
+def _check_squared_norms(
+    sq_x: np.ndarray,
+    sq_y: np.ndarray,
+    rows: _Rows,
+    columns: _Rows,
+    what: str,
+) -> None:
+    """Raise if squared distances between the (shifted) rows over- or underflow.
+
+    ``|x - y|^2 <= 2 |x|^2 + 2 |y|^2``, and the tiles form
+    ``|x|^2 + |y|^2 - 2 x.y``, whose terms are bounded by the same sum:
+    twice the largest squared norms is the largest number computed.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        largest = max(
+            float(np.max(sq_x, initial=0.0)), float(np.max(sq_y, initial=0.0))
+        )
+        bound = 4.0 * largest
+    if not np.isfinite(bound):
+        raise ValueError(
+            f"{what} overflow float64: the points lie up to "
+            f"{_largest(rows, columns):.3g} from their mean, and squared "
+            "distances beyond 1.8e308 are infinite: scale the data"
+        )
+    if largest < _SMALLEST and _largest(rows, columns) > 0.0:
+        raise ValueError(
+            f"{what} underflow: the points lie at most "
+            f"{_largest(rows, columns):.3g} from their mean, and squares "
+            f"below {_SMALLEST:.0e} have lost their digits: scale the data"
+        )
+
+
+# Eigenvalues of a kernel matrix computed in float64 are uncertain by about
+# eps ||K||_F (measured: 0.3 to 2 eps ||K||_F for polynomial and linear
+# kernels of data near and far from the origin); ten times that is the
+# round-off below which an eigenvalue is not resolved.
+_ROUNDOFF_UNITS = 10.0
+
+
+def _kernel_roundoff(K: np.ndarray) -> float:
+    """The round-off in the eigenvalues of the computed kernel matrix ``K`` (and of HKH).
+
+    ``10 eps max(||K||_F, sum |K_ii|)``: on the scale of the uncentred
+    matrix, since the centring subtracts its large common part exactly as
+    computed, with its round-off.  Raises if that scale overflows.  Kernel
+    PCA and the Nystroem landmarks leave out the eigenvalues below it.
+    """
+    with np.errstate(over="ignore"):
+        scale = max(float(np.linalg.norm(K)), float(np.abs(np.diag(K)).sum()))
+    if not np.isfinite(scale):
+        peak = max(float(K.max()), -float(K.min()))
+        raise ValueError(
+            f"the kernel matrix is too large to decompose in float64: its "
+            f"entries reach {peak:.3g} and its norm overflows: scale the data"
+        )
+    return _ROUNDOFF_UNITS * float(np.finfo(K.dtype).eps) * scale
+
+
 def _to_squared_distances(
     T: np.ndarray,
     X_rows: np.ndarray,
@@ -211,6 +320,33 @@ def _to_squared_distances(
         np.fill_diagonal(T, 0.0)
 
 
+# 2 sigma^2 must be a normal float64: below, it underflows (1 / (2 sigma^2)
+# is infinite); above, it overflows.
+_SIGMA_RANGE = (
+    float(np.sqrt(np.finfo(float).tiny / 2.0)),
+    float(np.sqrt(np.finfo(float).max / 2.0)),
+)
+
+
+def check_sigma(sigma: Any, name: str = "sigma") -> float:
+    """Return the Gaussian width ``sigma`` as a float, raising unless usable.
+
+    It must be a finite number > 0 whose ``2 * sigma**2`` neither
+    underflows nor overflows: between about 1.1e-154 and 9.5e153.
+    Internal to kpca.
+    """
+    sigma = check_positive_float(sigma, name)
+    low, high = _SIGMA_RANGE
+    if not low <= sigma <= high:
+        raise ValueError(
+            f"{name}={sigma!r} is out of range: 2*{name}**2 "
+            f"{'underflows' if sigma < low else 'overflows'} float64; "
+            f"{name} must lie between {low:.2g} and {high:.2g} "
+            "(scale the data instead)"
+        )
+    return sigma
+
+
 def linear_kernel(X, Y=None) -> np.ndarray:
     r"""Linear kernel :math:`k(x, y) = x^\top y`.
 
@@ -233,7 +369,7 @@ def linear_kernel(X, Y=None) -> np.ndarray:
            [3., 5.]])
     """
     X, Y = _pair(X, Y)
-    return _tiled(X, Y, None)
+    return _tiled(X, Y, None, what="the linear kernel", inner_products=True)
 
 
 def polynomial_kernel(
@@ -276,7 +412,9 @@ def polynomial_kernel(
         if degree != 1:
             np.power(T, degree, out=T)
 
-    return _tiled(X, Y, finish)
+    return _tiled(
+        X, Y, finish, what="the polynomial kernel", inner_products=True
+    )
 
 
 def squared_distances(X, Y=None) -> np.ndarray:
@@ -316,7 +454,9 @@ def squared_distances(X, Y=None) -> np.ndarray:
             T, X_rows, Y_rows, sq_rows, sq_cols, diagonal, exact_small=True
         )
 
-    return _tiled(X, Y, finish, translation_invariant=True)
+    return _tiled(
+        X, Y, finish, what="the squared distances", translation_invariant=True
+    )
 
 
 def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
@@ -344,7 +484,7 @@ def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
     array([[1.    , 0.6065],
            [0.6065, 1.    ]])
     """
-    sigma = check_positive_float(sigma, "sigma")
+    sigma = check_sigma(sigma)
     X, Y = _pair(X, Y)
     scale = -1.0 / (2.0 * sigma * sigma)
 
@@ -355,7 +495,13 @@ def gaussian_kernel(X, Y=None, sigma: float = 1.0) -> np.ndarray:
         T *= scale
         np.exp(T, out=T)
 
-    return _tiled(X, Y, finish, translation_invariant=True)
+    return _tiled(
+        X,
+        Y,
+        finish,
+        what="the distances of the Gaussian kernel",
+        translation_invariant=True,
+    )
 
 
 def make_kernel(
@@ -425,7 +571,7 @@ def make_kernel(
 
         return polynomial
     if kernel == "gaussian":
-        sigma = check_positive_float(sigma, "sigma")
+        sigma = check_sigma(sigma)
         width = sigma
 
         def gaussian(X: Any, Y: Any = None) -> np.ndarray:

@@ -47,7 +47,10 @@ def double_center(D2) -> np.ndarray:
     Parameters
     ----------
     D2 : array_like, shape (n, n)
-        Squared dissimilarities :math:`\Delta_{ij}^2` (symmetric).
+        Squared dissimilarities :math:`\Delta_{ij}^2`: real, symmetric (to
+        ``1e-10`` of the largest entry), no entry negative and a zero
+        diagonal; anything else raises ``ValueError`` (complex input a
+        ``TypeError`` that is also a ``ValueError``).
 
     Returns
     -------
@@ -67,6 +70,16 @@ def double_center(D2) -> np.ndarray:
            [-1.,  0.,  1.]])
     """
     D2 = check_symmetric(check_array(D2, "D2"), "D2")
+    if np.any(D2 < 0):
+        raise ValueError(
+            "D2 holds squared dissimilarities, which cannot be negative; got "
+            f"{float(D2.min()):.3g}"
+        )
+    if np.any(np.diag(D2) != 0):
+        raise ValueError(
+            "D2 must have a zero diagonal: a point's squared dissimilarity "
+            "to itself is 0"
+        )
     G = _center_kernel_inplace(D2.copy())[0]
     G *= -0.5
     return G
@@ -213,7 +226,14 @@ class ClassicalMDS(BaseEstimator):
                 )
             if np.any(np.diag(D) != 0):
                 raise ValueError(f"{name} must have a zero diagonal")
-            D2 = D * D
+            with np.errstate(over="ignore"):
+                D2 = D * D
+            if not np.all(np.isfinite(D2)):
+                raise ValueError(
+                    f"the squares of {name} overflow float64 (its largest "
+                    f"entry is {float(np.max(D)):.3g}): scale the "
+                    "dissimilarities"
+                )
             D2 += D2.T
             D2 *= 0.5
             n_features = D.shape[0]
@@ -271,6 +291,12 @@ class ClassicalMDS(BaseEstimator):
         # eigenvalues.
         embedding = V[:, :d] * np.sqrt(np.where(nonpositive, 0.0, lam))
         residual = G - embedding @ embedding.T
+        strain = _sum_of_squares(residual)
+        if not np.isfinite(strain):
+            raise ValueError(
+                "the strain ||G - YY^T||_F^2 overflows float64: G reaches "
+                f"{float(np.max(np.abs(G))):.3g}; scale the data"
+            )
 
         self.gram_ = G
         self.spectrum_ = spectrum
@@ -278,13 +304,13 @@ class ClassicalMDS(BaseEstimator):
         self.eigenvalues_ = lam
         self.eigenvectors_ = V[:, :d]
         self.embedding_ = embedding
-        self.strain_ = float(np.einsum("ij,ij->", residual, residual))
+        self.strain_ = strain
         self.n_samples_ = n
         self._set_n_features(n_features, names)
         return self
 
     def fit_transform(self, X: Any, y: Any = None) -> np.ndarray:
-        """Fit and return ``embedding_``.
+        """Fit and return a copy of ``embedding_``.
 
         Parameters
         ----------
@@ -296,10 +322,27 @@ class ClassicalMDS(BaseEstimator):
         Returns
         -------
         Y : ndarray, shape (n_samples, n_components)
-            ``embedding_``, as float32 when ``X`` is float32.
+            A copy of ``embedding_`` (changing it leaves the model as it
+            is), as float32 when ``X`` is float32.
         """
         float32 = getattr(X, "dtype", None) == np.float32
         embedding = self.fit(X).embedding_
         if float32:
             return embedding.astype(np.float32)
-        return embedding
+        return embedding.copy()
+
+
+def _sum_of_squares(R: np.ndarray) -> float:
+    """The sum of the squared entries of ``R``, without overflow on the way.
+
+    Computed on ``R`` divided by its largest magnitude: the squares of
+    entries beyond 1e154 would overflow although the sum may not, and
+    those of entries below 1e-154 underflow.  Infinite only when the sum
+    itself exceeds float64's range.
+    """
+    peak = float(np.max(np.abs(R), initial=0.0))
+    if peak == 0.0:
+        return 0.0
+    scaled = R / peak
+    with np.errstate(over="ignore"):
+        return peak * (peak * float(np.einsum("ij,ij->", scaled, scaled)))

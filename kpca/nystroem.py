@@ -10,9 +10,10 @@ Nyström approximation of the kernel matrix is
     K \approx \tilde K = K_{nm} K_{mm}^{+} K_{mn}.
 
 Write :math:`K_{mm} = U\Lambda U^\top` and keep the :math:`r` eigenvalues
-above ``RANK_RTOL`` times the largest (the pseudo-inverse with a rank cut).
-Then :math:`\tilde K = FF^\top` with the explicit :math:`r`-dimensional
-features
+above ``RANK_RTOL`` times the largest and above the round-off of
+:math:`K_{mm}` as computed, as :class:`kpca.KernelPCA` does (the
+pseudo-inverse with a rank cut).  Then :math:`\tilde K = FF^\top` with the
+explicit :math:`r`-dimensional features
 
 .. math::
 
@@ -43,7 +44,7 @@ import numpy as np
 from ._feature_pca import _ChunkedFeaturePCA, _descending_eigh, _FeatureMap
 from ._validation import check_array, check_choice, check_symmetric
 from .eigen import numerical_rank
-from .kernels import make_kernel
+from .kernels import _kernel_roundoff, make_kernel
 from .landmarks import (
     LANDMARK_METHODS,
     _check_count,
@@ -77,9 +78,12 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     ----------
     n_components : int, optional
         Number :math:`k` of components; None keeps every eigenvalue above
-        ``RANK_RTOL`` (``1e-10``) times the largest.  If fewer than ``k``
-        are positive, a warning says so and ``n_components_`` is the number
-        kept.
+        ``RANK_RTOL`` (``1e-10``) times the largest and above the round-off
+        of the scatter as computed (ten units of round-off of the raw
+        features' scatter, magnified by :math:`\lVert W\rVert^2 =
+        1/\lambda_r`), so that the number kept does not depend on how the
+        data are cut into chunks.  If fewer than ``k`` remain, a warning
+        says so and ``n_components_`` is the number kept.
     kernel : {"linear", "polynomial", "gaussian"} or callable, default "gaussian"
         As in :class:`kpca.KernelPCA` (``"precomputed"`` is not possible: the
         kernel rows are computed chunk by chunk).
@@ -272,12 +276,22 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         if callable(self.kernel):
             check_symmetric(K_mm, "kernel(landmarks, landmarks)")
             K_mm = 0.5 * (K_mm + K_mm.T)
+        roundoff = _kernel_roundoff(K_mm)
         lam, U = _descending_eigh(K_mm)
         r = numerical_rank(lam)
         if r == 0:
             raise ValueError(
                 "the kernel matrix of the landmarks has no positive eigenvalue: "
                 "the landmarks carry no feature"
+            )
+        # Eigenvalues below the round-off of K_mm as computed are noise,
+        # which W = U / sqrt(lambda) would magnify.
+        r = int(np.count_nonzero(lam[:r] > roundoff))
+        if r == 0:
+            raise ValueError(
+                "the kernel matrix of the landmarks is lost in round-off: its "
+                f"largest eigenvalue {lam[0]:.3g} is below the round-off "
+                f"{roundoff:.3g} of the matrix as computed: scale X"
             )
         W = U[:, :r] / np.sqrt(lam[:r])
         return _FeatureMap(
@@ -292,7 +306,9 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         return dict(kernel_col_means_=raw_mean, alphas_=A, components_=V.T)
 
     def _raw_features(self, chunk):
-        return self.kernel_function()(chunk, self.landmarks_)
+        # The kernel of the last fit, whatever set_params did since.
+        kernel = type(self)(**self._fitted_params).kernel_function()
+        return kernel(chunk, self.landmarks_)
 
     def _fitted_W(self):
         return self.normalization_

@@ -961,7 +961,7 @@ class _CentredData:
             ).ravel()
             variances = np.maximum(squares / n - mean**2, 0.0)
         else:
-            mean = X.mean(axis=0, dtype=np.float64)
+            mean = _accurate_mean(X)
             variances = None
         self.mean = mean
         self.scale: np.ndarray | None = None
@@ -990,9 +990,11 @@ class _CentredData:
             if self.scale is not None:
                 totals = totals / self.scale**2
             self.total = float(np.sum(np.maximum(totals, 0.0)))
+            _check_range(None, self.total, self.scale)
         else:
             Xc = self.centred()
             self.total = float(np.einsum("ij,ij->", Xc, Xc, dtype=float))
+            _check_range(Xc, self.total, self.scale)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -1047,6 +1049,52 @@ class _CentredData:
         """:math:`X_c X_c^\\top` in float64 (n x n, dense data only)."""
         Xc = self.centred().astype(np.float64, copy=False)
         return Xc @ Xc.T
+
+
+def _accurate_mean(X: np.ndarray) -> np.ndarray:
+    """The column means, corrected by the mean of the data minus them.
+
+    Far from the origin the first mean is off by a few units of round-off
+    of the data's magnitude, which is not small against a small spread;
+    the second pass, on the centred data, removes that error.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = X.mean(axis=0, dtype=np.float64)
+        return mean + (X - mean).mean(axis=0)
+
+
+def _check_range(
+    Xc: np.ndarray | None, total: float, scale: np.ndarray | None
+) -> None:
+    """Raise if the squares of the centred data over- or underflow float64.
+
+    Every route computes squares of the centred data (the covariance or
+    Gram matrix, or the squared singular values), bounded by their sum;
+    standardising computes them first, for the standard deviations.
+    """
+    if scale is not None and not np.all(np.isfinite(scale)):
+        raise ValueError(
+            "X is too large for float64: the standard deviations of its "
+            "features overflow (standardize=True): scale X"
+        )
+    if Xc is None:  # sparse data: the sums of squares only
+        if not np.isfinite(total):
+            raise ValueError(
+                "X is too large for float64: the sum of squares of the "
+                "centred data overflows: scale X"
+            )
+        return
+    peak = float(np.max(np.abs(Xc), initial=0.0))
+    if not np.isfinite(total):
+        raise ValueError(
+            "X is too large for float64: the sum of squares of the centred "
+            f"data overflows (largest |x - mean| {peak:.3g}): scale X"
+        )
+    if 0.0 < peak and total < np.finfo(float).tiny / np.finfo(float).eps:
+        raise ValueError(
+            "X varies too little for float64: the squares of the centred "
+            f"data underflow (largest |x - mean| {peak:.3g}): scale X"
+        )
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -39,7 +39,7 @@ from ._validation import (
     check_nonnegative_int,
     check_positive_float,
 )
-from .kernels import KernelFunction, gaussian_kernel, kernel_diagonal
+from .kernels import KernelFunction, gaussian_kernel
 
 if (
     TYPE_CHECKING
@@ -67,7 +67,8 @@ def _kernel_and_training_data(
     model: KernelPCA, caller: str
 ) -> tuple[KernelFunction, np.ndarray]:
     check_is_fitted(model, "eigenvectors_")
-    kernel = model.kernel_function()
+    # The kernel the model was fitted with, whatever set_params did since.
+    kernel = model._fitted_kernel()
     if kernel is None or model.X_fit_ is None:
         raise ValueError(
             f"{caller} needs the kernel function and k(x, x), which a "
@@ -159,21 +160,14 @@ def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
     >>> bool(reconstruction_error(kp, np.array([[5.0, 5.0]]))[0] > 0.5)
     True
     """
-    kernel, X_fit = _kernel_and_training_data(model, "reconstruction_error")
+    _kernel_and_training_data(model, "reconstruction_error")
     X = check_array(X, "X")
     check_n_features(model, X)
-    diag = kernel_diagonal(
-        model.kernel,
-        X,
-        sigma=model.sigma,
-        degree=model.degree,
-        coef0=model.coef0,
-    )
-    # The kernel rows are evaluated once, for the centring and the scores.
-    K_new = kernel(X, X_fit)
-    if hasattr(model, "kernel_col_means_"):
-        diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
-    Z = model.scores_from_kernel(K_new)
+    # The kernel rows are evaluated once, for the centring and the scores,
+    # as transform evaluates them.
+    K_new, diag = model._centred_rows(X, with_diagonal=True)
+    assert diag is not None
+    Z = K_new @ model.alphas_
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 
 
@@ -233,9 +227,11 @@ def gaussian_preimage(
            [0., 1.]])
     """
     check_is_fitted(model, "eigenvectors_")
-    if model.kernel != "gaussian":
+    fitted = model._fitted_params  # not what set_params did since
+    if fitted["kernel"] != "gaussian":
         raise ValueError(
-            f"gaussian_preimage needs a model with kernel='gaussian', got {model.kernel!r}"
+            "gaussian_preimage needs a model fitted with kernel='gaussian', "
+            f"got {fitted['kernel']!r}"
         )
     max_iter = check_nonnegative_int(max_iter, "max_iter")
     tol = check_positive_float(tol, "tol")
@@ -253,7 +249,7 @@ def gaussian_preimage(
             break
         idx = np.flatnonzero(active)
         weights = Gamma[idx] * gaussian_kernel(
-            x[idx], X_fit, sigma=model.sigma
+            x[idx], X_fit, sigma=fitted["sigma"]
         )
         denom = weights.sum(axis=1)
         ok = np.abs(denom) > 1e-12

@@ -29,20 +29,51 @@ from typing import Any
 import numpy as np
 
 from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
-from ._validation import check_array, check_positive_float
+from ._validation import check_array
+from .kernels import check_sigma
 from .landmarks import _check_count
 
 __all__ = ["RandomFourierKernelPCA", "random_fourier_features"]
 
 
+# Round-off may move a phase by at most this many radians: far below the
+# Monte-Carlo error of any practical number of features.
+_PHASE_TOL = 1e-4
+
+
 def _features(
     X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
 ) -> np.ndarray:
-    G = X @ frequencies.T
-    G += phases
+    with np.errstate(over="ignore", invalid="ignore"):
+        G = X @ frequencies.T
+        G += phases
+    # A phase w.x + b of size t is computed with an error of about eps t
+    # radians: far from the origin (or for a tiny sigma) the cosines are
+    # noise, whatever their number.
+    peak = float(np.max(np.abs(G), initial=0.0))
+    if not peak * np.finfo(float).eps <= _PHASE_TOL:
+        raise ValueError(
+            "X lies too far from the origin for random Fourier features: "
+            f"the phases w.x + b reach {peak:.3g} radians, and round-off "
+            "moves them by more than 1e-4 radians: centre X, or scale it "
+            "together with sigma"
+        )
     np.cos(G, out=G)
     G *= np.sqrt(2.0 / frequencies.shape[0])
     return G
+
+
+def _error_scale(
+    chunk: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
+) -> float:
+    """The round-off scale of the features of ``chunk`` (see ``_FeatureMap``)."""
+    # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
+    # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
+    weight = 2.0 * 2.0 / frequencies.shape[0]
+    frequency_sq = float(np.einsum("ij,ij->", frequencies, frequencies))
+    phase_sq = float(phases @ phases)
+    norms = float(np.einsum("ij,ij->", chunk, chunk))
+    return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
 
 
 def random_fourier_features(
@@ -196,7 +227,7 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
     def _check_params(self) -> dict[str, Any]:
         params = self._check_common()
-        params["sigma"] = check_positive_float(self.sigma, "sigma")
+        params["sigma"] = check_sigma(self.sigma)
         params["D"] = _check_count(self.n_random_features, "n_random_features")
         return params
 
@@ -212,10 +243,18 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
             raw=partial(_features, frequencies=frequencies, phases=phases),
             W=None,
             attributes=dict(frequencies_=frequencies, phases_=phases),
+            error_scale=partial(
+                _error_scale, frequencies=frequencies, phases=phases
+            ),
         )
 
     def _fitted_attributes(self, raw_mean, A, V, W):
         return dict(feature_mean_=raw_mean, components_=V.T)
+
+    def _fitted_error_scale(self):
+        return partial(
+            _error_scale, frequencies=self.frequencies_, phases=self.phases_
+        )
 
     def _raw_features(self, chunk):
         return _features(chunk, self.frequencies_, self.phases_)

@@ -200,21 +200,7 @@ def _names(tree):
     return bound, read
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(
-                reason="ch14's hidden figure cells share `styles`; to fix"
-            ),
-        )
-        if p.stem.startswith("14_")
-        else p
-        for p in CHAPTERS
-    ],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_no_state_is_made_in_a_folded_cell(path):
     # A reader who leaves a folded cell closed must miss nothing that a later
     # cell uses: no later cell reads a name whose last binding was folded.

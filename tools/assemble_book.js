@@ -105,6 +105,7 @@ async ({entries, textWidth, css}) => {
     const solutions = Array.from(section.querySelectorAll('.solution'));
     if (!solutions.length) return;
     const block = element('section', 'kpca-pdf-solutions');
+    block.id = `${section.id}--pdf-solutions`;
     block.append(element('h2', null, 'Solutions to the exercises'));
     for (const solution of solutions) block.append(solution);
     section.append(block);
@@ -160,9 +161,10 @@ async ({entries, textWidth, css}) => {
   // how the PDF builder finds their pages.
   const anchors = element('nav', 'kpca-pdf-anchors');
   anchors.setAttribute('aria-hidden', 'true');
-  for (const section of sections) {
+  const targets = [...sections, ...sections.flatMap(s => [...s.querySelectorAll('section.kpca-pdf-solutions')])];
+  for (const target of targets) {
     const a = element('a', null, '\u200b');
-    a.href = '#' + section.id;
+    a.href = '#' + target.id;
     anchors.append(a);
   }
   sections[0].prepend(anchors);
@@ -192,8 +194,42 @@ async ({entries, textWidth, css}) => {
     img.addEventListener('error', resolve, {once: true});
   })));
   await document.fonts.ready;
-  window.kpcaPrint.fitEquations(textWidth);
+  // Display equations fit the paper beside their numbers: the screen's
+  // fitting may have put a number below its formula; on paper the number
+  // stays beside it, and a formula too wide for the room left is set smaller
+  // (relative to MathJax's own scale, never below half of it).
+  for (const box of main.querySelectorAll('div.math.kpca-eqno-below')) {
+    box.classList.remove('kpca-eqno-below');
+  }
+  for (const container of main.querySelectorAll('div.math > mjx-container[display="true"]')) {
+    const math = container.querySelector('mjx-math');
+    if (!math) continue;
+    const own = container.dataset.kpcaFontSize ?? container.style.fontSize;
+    const ownPercent = own && own.endsWith('%') ? parseFloat(own) : 100;
+    container.style.fontSize = own;
+    const natural = math.getBoundingClientRect().width;
+    const room = Math.min(container.clientWidth, textWidth) - 2;
+    if (natural > room && room > 0) {
+      const scale = Math.max(0.5, Math.floor((1000 * room) / natural) / 1000);
+      container.style.fontSize = `${(ownPercent * scale).toFixed(1)}%`;
+    }
+  }
   markBreakable(main);
+  // Equation numbers beside their equations: each number sits level with its
+  // formula and to its right.
+  let eqnoBeside = 0, eqnoTotal = 0;
+  const eqnoApart = [];
+  for (const eqno of main.querySelectorAll('div.math > span.eqno')) {
+    const formula = eqno.parentElement.querySelector('mjx-container');
+    if (!formula) continue;
+    eqnoTotal += 1;
+    const a = eqno.getBoundingClientRect(), b = formula.getBoundingClientRect();
+    // Level: the two boxes' vertical centres within half the taller box.
+    const level = Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2) <
+        Math.max(a.height, b.height) / 2;
+    if (level && a.left >= b.left + b.width / 2) eqnoBeside += 1;
+    else eqnoApart.push(eqno.parentElement.id || eqno.textContent);
+  }
   const broken = images.filter(img => img.naturalWidth === 0).map(img => img.src);
   const errors = Array.from(document.querySelectorAll('mjx-merror')).map(e => e.textContent);
   return {
@@ -203,6 +239,7 @@ async ({entries, textWidth, css}) => {
     images: images.length,
     broken, errors,
     maths: document.querySelectorAll('mjx-container').length,
+    eqnoBeside, eqnoTotal, eqnoApart,
     untypeset: Array.from(document.querySelectorAll('.math')).filter(el => !el.querySelector('mjx-container')).length,
   };
 }

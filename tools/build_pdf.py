@@ -452,8 +452,9 @@ def _quiet_pypdf() -> None:
     logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
-def locate(entries: list, body: Path) -> tuple[list[int], int]:
-    """Each entry's first page in the body as printed, and the page count."""
+def locate(entries: list, body: Path) -> tuple[list[int], int, dict]:
+    """Each entry's first page in the body as printed, the page count, and
+    the first page of each chapter's solutions."""
     from pypdf import PdfReader
 
     reader = PdfReader(str(body))
@@ -464,7 +465,12 @@ def locate(entries: list, body: Path) -> tuple[list[int], int]:
         if dest is None:
             raise SystemExit(f"{body}: no page found for {entry.id}")
         pages.append(reader.get_destination_page_number(dest))
-    return pages, len(reader.pages)
+    solutions = {}
+    for entry in entries:
+        dest = destinations.get(f"/{entry.id}--pdf-solutions")
+        if dest is not None:
+            solutions[entry.id] = reader.get_destination_page_number(dest)
+    return pages, len(reader.pages), solutions
 
 
 def paginate(entries: list, printed: list[int], total: int) -> list[int]:
@@ -678,8 +684,13 @@ def build_pdf(html_dir: Path, out: Path, only: list[str] = ()) -> dict:
         started = time.perf_counter()
         found = print_body(browser, origin, entries, work / "body.pdf")
         timings["body"] = time.perf_counter() - started
-        printed, total = locate(entries, work / "body.pdf")
+        printed, total, solutions = locate(entries, work / "body.pdf")
         blanks = paginate(entries, printed, total)
+        # Where each chapter's solutions start, once the blanks are in.
+        solutions_at = {
+            key: page + sum(1 for b in blanks if b <= page)
+            for key, page in solutions.items()
+        }
         started = time.perf_counter()
         print_front(browser, facts, entries, work / "front.pdf")
         front_count, printed_front, blank_set = assemble(
@@ -715,6 +726,14 @@ def build_pdf(html_dir: Path, out: Path, only: list[str] = ()) -> dict:
             for e in entries
         ],
         "chapter_pdfs": chapters,
+        "solutions_pages": sorted(
+            front_count + page for page in solutions_at.values()
+        ),
+        "equation_numbers": {
+            "total": found["eqnoTotal"],
+            "beside": found["eqnoBeside"],
+            "apart": found["eqnoApart"],
+        },
         "caption_colours": sorted(set(found["captionColours"])),
         "images": found["images"],
         "formulas": found["maths"],

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 #: Width of the text column of a page at a 390 px wide phone, in CSS px.
-PHONE_COLUMN_PX = 350
+PHONE_COLUMN_PX = 358
 TARGET_PX = 9.0
 KEY = "kpca-book smallest text px"
 

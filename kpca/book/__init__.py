@@ -4,9 +4,11 @@ Nothing in :mod:`kpca`'s algorithms needs this subpackage; the chapters of the
 book do.  It needs the ``book`` extra (``pip install "kpca[book]"``), and each
 module loads on first use:
 
+checks        the reusable checks of claims (shared with the tests)
 datasets      rings, moons, circle points, R's eurodist, stored benchmark results
 plotting      the book's figure style and the plots several chapters share
 symbolic      sympy helpers for the symbolic claims
+timing        best-of-n wall-clock timing for the cost illustrations
 
 A chapter imports the library and the helpers side by side::
 
@@ -17,7 +19,7 @@ A chapter imports the library and the helpers side by side::
     X, y = book.datasets.rings()
 """
 
-_LAZY_SUBMODULES = ("datasets", "plotting", "symbolic")
+_LAZY_SUBMODULES = ("checks", "datasets", "plotting", "symbolic", "timing")
 
 
 def __getattr__(name: str):

@@ -265,7 +265,8 @@ def image_grid(
         else:
             ax.imshow(img, cmap=cmap)
         if titles is not None:
-            ax.set_title(titles[i], fontsize=8)
+            # as large as the legend text: legible on a phone
+            ax.set_title(titles[i], fontsize=plt.rcParams["legend.fontsize"])
     return fig
 
 
@@ -378,7 +379,8 @@ def scatter_matrix(
                     transform=ax.transAxes,
                     va="top",
                     ha="left",
-                    fontsize=8,
+                    # as large as the legend's text: legible on a phone
+                    fontsize=plt.rcParams["legend.fontsize"],
                     bbox=dict(
                         facecolor="white", alpha=0.8, edgecolor="none", pad=1
                     ),

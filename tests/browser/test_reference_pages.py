@@ -280,9 +280,9 @@ def test_api_page_documents_every_public_name():
             assert page.find(id=path) is not None, f"{path} is not documented"
     public = {m.name for m in modules}
     for name in (
-        "datasets",
-        "plotting",
-        "symbolic",
+        "book.datasets",
+        "book.plotting",
+        "book.symbolic",
         "preimage",
         "feature_maps",
     ):

@@ -1,0 +1,168 @@
+"""The BLAS thread limit of kpca under concurrency (issue 25).
+
+kpca runs steps made of many small BLAS calls on one BLAS thread
+(``kpca._threads.one_blas_thread``).  The limit is process-wide, so two
+threads inside it at once must not leave BLAS on one thread afterwards.
+"""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import kpca
+from kpca import _threads
+
+
+def blas_threads() -> int:
+    return _threads._blas_threads()
+
+
+@pytest.fixture(autouse=True)
+def blas_count_unchanged():
+    """Every test here leaves the BLAS thread count as it found it."""
+    before = blas_threads()
+    yield
+    assert blas_threads() == before
+    assert _threads._limit.depth == 0
+
+
+def run_in_threads(functions):
+    """Run the functions at once, one thread each; re-raise their errors."""
+    errors = []
+    start = threading.Barrier(len(functions))
+
+    def body(function):
+        try:
+            start.wait()
+            function()
+        except BaseException as exc:  # reported in the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=body, args=(f,)) for f in functions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+X = np.random.default_rng(0).normal(size=(620, 5))
+
+ESTIMATORS = {
+    # More than one tile of 512 rows: the kernel's panels run on kpca's
+    # pool under the limit; k-means holds it too, and the eigensolvers.
+    "KernelPCA": lambda: kpca.KernelPCA(5, sigma=2.0).fit(X),
+    "NystroemKernelPCA": lambda: kpca.NystroemKernelPCA(
+        3, n_landmarks=60, landmarks="kmeans"
+    ).fit(X),
+    "RandomFourierKernelPCA": lambda: kpca.RandomFourierKernelPCA(
+        3, n_random_features=200
+    ).fit(X),
+    "PCA": lambda: kpca.PCA(3).fit(X),
+    "ClassicalMDS": lambda: kpca.ClassicalMDS(2).fit(X[:120]),
+}
+
+
+@pytest.mark.parametrize("n_threads", [2, 4])
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_concurrent_fits_restore_the_blas_thread_count(name, n_threads):
+    # Reported: two fits in two threads left BLAS on one thread for the
+    # rest of the process, for all five estimators.
+    fit = ESTIMATORS[name]
+    reference = fit()
+    models = []
+    run_in_threads([lambda: models.append(fit())] * n_threads)
+    for model in models:  # and the concurrent fits are the same fit
+        np.testing.assert_allclose(
+            model.explained_variance_
+            if name != "ClassicalMDS"
+            else model.eigenvalues_,
+            reference.explained_variance_
+            if name != "ClassicalMDS"
+            else reference.eigenvalues_,
+            rtol=1e-8,
+        )
+
+
+def test_all_five_estimators_at_once():
+    run_in_threads(list(ESTIMATORS.values()) * 2)
+
+
+@pytest.mark.parametrize("n_threads", [2, 4])
+@pytest.mark.parametrize(
+    "order", ["first in, first out", "last in, first out"]
+)
+def test_interleaved_limits_restore_exactly(n_threads, order):
+    """Threads enter one after the other and leave in either order."""
+    before = blas_threads()
+    entered = [threading.Event() for _ in range(n_threads)]
+    release = [threading.Event() for _ in range(n_threads)]
+    seen_inside = []
+
+    def body(i):
+        if i:
+            entered[i - 1].wait()
+        with _threads.one_blas_thread():
+            entered[i].set()
+            release[i].wait()
+            seen_inside.append((blas_threads(), _threads.available_cores()))
+
+    threads = [
+        threading.Thread(target=body, args=(i,)) for i in range(n_threads)
+    ]
+    for thread in threads:
+        thread.start()
+    entered[-1].wait()
+    assert blas_threads() == 1  # while any thread is inside
+    leaving = range(n_threads)
+    if order == "last in, first out":
+        leaving = reversed(leaving)
+    for i in leaving:
+        release[i].set()
+        threads[i].join()
+    # Inside, BLAS ran on one thread, and kpca's own split work could still
+    # use the cores allowed before.
+    expected_cores = max(1, min(before, os.cpu_count() or 1))
+    assert seen_inside == [(1, expected_cores)] * n_threads
+    assert blas_threads() == before
+
+
+def test_an_error_inside_the_limit_restores_it():
+    before = blas_threads()
+    with pytest.raises(ZeroDivisionError):
+        with _threads.one_blas_thread():
+            raise ZeroDivisionError
+    assert blas_threads() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_child_forked_while_a_thread_holds_the_limit_gets_it_back():
+    before = blas_threads()
+    inside, release = threading.Event(), threading.Event()
+
+    def hold():
+        with _threads.one_blas_thread():
+            inside.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report its count and depth, then leave
+        try:
+            message = f"{blas_threads()} {_threads._limit.depth}"
+            os.write(write, message.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    report = os.read(read, 100).decode()
+    os.close(read)
+    os.waitpid(pid, 0)
+    release.set()
+    holder.join()
+    assert report == f"{before} 0"
