@@ -33,15 +33,18 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.linalg
 
 from ._base import BaseEstimator, check_is_fitted, check_n_features
+from ._dask import is_dask_array
 from ._threads import one_blas_thread
 from ._validation import check_n_components
 from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
+from .landmarks import _uniform_sample
 from .streaming import (
     StreamingMoments,
     _check_chunk_size,
@@ -133,7 +136,11 @@ def _scatter_roundoff(
 
 
 class _FeatureMap:
-    """What a subclass builds before the moments pass: g, W and its fitted attributes."""
+    """The fixed part of a fit: the raw features g, the matrix W, the attributes.
+
+    An object (not a closure) so that a dask worker in another process can
+    receive it: it travels with the block tasks.
+    """
 
     def __init__(
         self,
@@ -150,10 +157,106 @@ class _FeatureMap:
         # a unit of the size of their phases).
         self.error_scale = error_scale
 
+    def accumulate(self, moments: _FeatureMoments, chunk: np.ndarray) -> None:
+        """Add the features of ``chunk`` (and their round-off) to ``moments``."""
+        moments.update(_check_features(self.raw(chunk)))
+        if self.error_scale is not None:
+            moments.error_scale += self.error_scale(chunk)
+
+    def new_moments(self) -> _FeatureMoments:
+        return _FeatureMoments()
+
+
+class _FeatureMoments(StreamingMoments):
+    """The moments of the features, and the round-off scale they carry.
+
+    ``error_scale`` (see ``_FeatureMap``) is a sum over the rows, so the
+    merge of two parts adds it.
+    """
+
+    def __init__(self, n_columns: int | None = None) -> None:
+        super().__init__(n_columns)
+        self.error_scale = 0.0
+
+    def merge(self, other: StreamingMoments) -> _FeatureMoments:
+        merged = super().merge(other)
+        out = _FeatureMoments()
+        out.__dict__.update(merged.__dict__)
+        out.error_scale = self.error_scale + getattr(other, "error_scale", 0.0)
+        return out
+
+
+# A sampler of landmark rows from the data being fitted: (size, finish) ->
+# finish(the keyed uniform sample of `size` rows), or the sample itself
+# when finish is None.  The NumPy, dask and partial_fit paths each give one.
+Sampler = Callable[
+    [int, Callable[[np.ndarray], np.ndarray] | None], np.ndarray
+]
+
+
+@dataclass
+class _ChunkedFit:
+    """PCA of the features, from their moments: what every fit path sets."""
+
+    raw_mean: np.ndarray
+    eigenvalues: np.ndarray
+    A: np.ndarray
+    V: np.ndarray
+    n_samples: int
+
+
+def _pca_of_moments(
+    moments: StreamingMoments,
+    W: np.ndarray | None,
+    n_components: int | None,
+    stacklevel: int,
+) -> _ChunkedFit:
+    r"""The top eigenpairs of :math:`W^\top C_g W`, signs fixed (module docstring).
+
+    The one chunked-PCA routine: ``fit`` on arrays, chunk iterators and dask
+    arrays, and ``partial_fit``, differ only in how they get the moments.
+    """
+    n = moments.n_samples
+    if n < 2:
+        raise ValueError(
+            f"X has {n} sample; kernel PCA needs at least 2 (n_samples = 1 has no variance)"
+        )
+    k = check_n_components(n_components, n)
+    scatter, raw_mean = moments.scatter, moments.mean
+    assert scatter is not None and raw_mean is not None
+    C = scatter if W is None else W.T @ scatter @ W
+    C = 0.5 * (C + C.T)
+    mu, V = _top_eigenpairs(C, k)
+    if k is not None:  # the full decomposition gives them all
+        mu, V = mu[:k], V[:, :k]
+    keep = _components_to_keep(
+        mu,
+        k,
+        "centred approximate kernel matrix",
+        "the approximate kernel matrix has no positive eigenvalue after "
+        "centring: there is no component",
+        stacklevel=stacklevel + 1,
+        roundoff=_scatter_roundoff(
+            moments, W, getattr(moments, "error_scale", 0.0)
+        ),
+        advice="centre or scale X first, or use fewer landmarks",
+    )
+    k = keep if k is None else min(k, keep)
+    mu, V = mu[:k].copy(), V[:, :k].copy()
+    A = V if W is None else W @ V
+    # Signs: the largest coefficient of each direction over g is positive.
+    # A = W V does not depend on the signs eigh gave the columns of W.
+    rows_max = np.argmax(np.abs(A), axis=0)
+    signs = np.sign(A[rows_max, np.arange(k)])
+    signs[signs == 0] = 1.0
+    V *= signs
+    A = V if W is None else A * signs
+    return _ChunkedFit(raw_mean.copy(), mu, A, V, n)
+
 
 class _ChunkedFeaturePCA(BaseEstimator):
-    """Shared ``fit``/``transform`` of :class:`~kpca.NystroemKernelPCA` and
-    :class:`~kpca.RandomFourierKernelPCA`; subclasses provide the feature map."""
+    """Shared ``fit``/``partial_fit``/``transform`` of :class:`~kpca.NystroemKernelPCA`
+    and :class:`~kpca.RandomFourierKernelPCA`; subclasses provide the feature map."""
 
     # float32 data give float32 scores (the work is in float64: its memory
     # is bounded by a chunk anyway); sparse data are read in dense chunks.
@@ -179,7 +282,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
         return False
 
     def _build(
-        self, X: Any, first: np.ndarray, params: dict[str, Any], rows: int
+        self, n_features: int, params: dict[str, Any], sample: Sampler
     ) -> _FeatureMap:  # pragma: no cover
         raise NotImplementedError
 
@@ -188,6 +291,23 @@ class _ChunkedFeaturePCA(BaseEstimator):
     ) -> np.ndarray:  # pragma: no cover
         """g(chunk) from the fitted attributes."""
         raise NotImplementedError
+
+    def _fitted_W(self) -> np.ndarray | None:
+        """W of the fitted feature map (None: the identity)."""
+        return None
+
+    def _fitted_error_scale(self) -> Callable[[np.ndarray], float] | None:
+        """The fitted feature map's round-off scale (see ``_FeatureMap``)."""
+        return None
+
+    def _fitted_map(self) -> _FeatureMap:
+        """The feature map of the fit, from the fitted attributes."""
+        return _FeatureMap(
+            self._raw_features,
+            self._fitted_W(),
+            {},
+            self._fitted_error_scale(),
+        )
 
     def _score_parts(
         self,
@@ -239,19 +359,27 @@ class _ChunkedFeaturePCA(BaseEstimator):
 
     # -- API ----------------------------------------------------------------------
     def fit(self, X, y=None):
-        """Fit the model to ``X``: an array or an iterable of chunks of rows.
+        r"""Fit the model to ``X``: an array, a dask array or an iterable of chunks of rows.
 
         Parameters
         ----------
-        X : array-like, shape (n_samples, n_features), or iterable of 2-D chunks
+        X : array-like, shape (n_samples, n_features), dask array, or iterable of 2-D chunks
             Anything :func:`kpca.streaming.iter_chunks` reads: an array (or a
-            memmap, zarr, h5py or dask array, read by row slices), a list of
+            memmap, zarr or h5py array, read by row slices), a list of
             chunks, or any iterable of chunks.  A one-shot iterator (a
             generator) is read once, which is enough unless the feature map
             itself needs a pass over the data (sampled Nyström landmarks).
             A ``scipy.sparse`` matrix is read in dense chunks.  The work is
             in float64 (its memory is a chunk's); ``transform`` returns
             float32 scores for float32 data.
+
+            A ``dask.array.Array`` is fitted by the active dask scheduler
+            (threads, processes or a ``distributed.Client``) as a map-reduce
+            over its row blocks (:mod:`kpca._dask`): each block's moments
+            are computed where the block lives, a tree of
+            :meth:`~kpca.streaming.StreamingMoments.merge` calls combines
+            them, and only the :math:`p\times p` result reaches the
+            client.  Each pass computes each block once.
         y : ignored
 
         Returns
@@ -261,12 +389,13 @@ class _ChunkedFeaturePCA(BaseEstimator):
         self._fit(X)
         return self
 
-    def fit_transform(self, X, y=None) -> np.ndarray:
+    def fit_transform(self, X, y=None):
         """Fit, then return the scores of the training rows, shape (n_samples, k).
 
         The data are read twice (once to fit, once for the scores), so ``X``
         cannot be a one-shot iterator: pass an array or a list of chunks, or
-        call ``fit`` and ``transform`` with a fresh iterator each.
+        call ``fit`` and ``transform`` with a fresh iterator each.  For a
+        dask array the scores are a lazy dask array (see ``transform``).
         """
         if is_one_shot(X):
             raise TypeError(
@@ -281,6 +410,22 @@ class _ChunkedFeaturePCA(BaseEstimator):
         names = self._check_feature_names(X, reset=True)
         # What transform will use, whatever set_params does after the fit.
         fitted_params = self.get_params()
+        seed = params["seed"]
+        if is_dask_array(X):
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+            n_features = X.shape[1]
+
+            def sample(size, finish):
+                return _dask.sample_landmarks(X, size, seed, finish)
+
+            feature_map = self._build(n_features, params, sample)
+            rows = self._chunk_rows(self._width(params))
+            moments = _dask.moments(X, feature_map, rows)
+            return self._set_fit(
+                feature_map, moments, n_features, names, fitted_params
+            )
         if is_one_shot(X) and self._needs_pass_before_fit(params):
             raise TypeError(
                 f"{type(self).__name__} with these parameters reads X twice (a pass to "
@@ -289,65 +434,131 @@ class _ChunkedFeaturePCA(BaseEstimator):
             )
         rows = self._chunk_rows(self._width(params))
         first, chunks = _peek(iter_chunks(X, rows))
-        feature_map = self._build(X, first, params, rows)
-        moments = StreamingMoments()
-        error_scale = 0.0
-        for chunk in chunks:
-            moments.update(_check_features(feature_map.raw(chunk)))
-            if feature_map.error_scale is not None:
-                error_scale += feature_map.error_scale(chunk)
-        n = moments.n_samples
-        if n < 2:
-            raise ValueError(
-                f"X has {n} sample; kernel PCA needs at least 2 (n_samples = 1 has no variance)"
-            )
-        k = check_n_components(self.n_components, n)
-        scatter, raw_mean = moments.scatter, moments.mean
-        assert scatter is not None and raw_mean is not None  # n >= 2 rows
-        W = feature_map.W
-        C = scatter if W is None else W.T @ scatter @ W
-        C = 0.5 * (C + C.T)
-        mu, V = _top_eigenpairs(C, k)
-        if k is not None:  # the full decomposition gives them all
-            mu, V = mu[:k], V[:, :k]
-        keep = _components_to_keep(
-            mu,
-            k,
-            "centred approximate kernel matrix",
-            "the approximate kernel matrix has no positive eigenvalue after "
-            "centring: there is no component",
-            stacklevel=3,
-            roundoff=_scatter_roundoff(moments, W, error_scale),
-            advice="centre or scale X first, or use fewer landmarks",
+        feature_map = self._build(
+            first.shape[1], params, _array_sampler(X, rows, seed)
         )
-        k = keep if k is None else min(k, keep)
-        mu, V = mu[:k].copy(), V[:, :k].copy()
-        A = V if W is None else W @ V
-        # Signs: the largest coefficient of each direction over g is positive.
-        # A = W V does not depend on the signs eigh gave the columns of W.
-        rows_max = np.argmax(np.abs(A), axis=0)
-        signs = np.sign(A[rows_max, np.arange(k)])
-        signs[signs == 0] = 1.0
-        V *= signs
-        A = V if W is None else A * signs
+        moments = _FeatureMoments()
+        for chunk in chunks:
+            feature_map.accumulate(moments, chunk)
+        return self._set_fit(
+            feature_map, moments, first.shape[1], names, fitted_params
+        )
+
+    def partial_fit(self, X, y=None):
+        r"""Update the model with one more chunk of rows.
+
+        After ``partial_fit`` on chunks :math:`X_1, \dots, X_t`, in any
+        order, the model equals ``fit`` on their concatenation (to
+        round-off) with the same feature map: the moments of the chunks
+        merge exactly (:meth:`~kpca.streaming.StreamingMoments.merge`).  The
+        feature map is fixed by the first call (or by a preceding ``fit``,
+        which ``partial_fit`` then continues); see the estimator's notes for
+        what that means for its landmarks or frequencies.  The model is
+        usable after every call.  If a call raises, the model is left as it
+        was.
+
+        Parameters
+        ----------
+        X : array-like, shape (n_rows, n_features), or dask array
+            The chunk (a ``scipy.sparse`` matrix is read in dense chunks; a
+            dask array is reduced on the active scheduler, as in ``fit``).
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        params = self._check_params()
+        if is_one_shot(X):
+            raise TypeError(
+                "partial_fit takes one chunk as an array, not an iterator: "
+                "call partial_fit once per chunk"
+            )
+        first_call = not hasattr(self, "_moments")
+        names = self._check_feature_names(X, reset=first_call)
+        seed = params["seed"]
+        rows = self._chunk_rows(self._width(params))
+        dask_chunk = is_dask_array(X)
+        if dask_chunk:
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+        n_features = X.shape[1] if dask_chunk else None
+        if first_call:
+            if n_features is None:
+                n_features = next(iter_chunks(X, rows)).shape[1]
+            if dask_chunk:
+
+                def sample(size, finish):
+                    return _dask.sample_landmarks(X, size, seed, finish)
+
+            else:
+                sample = _array_sampler(X, rows, seed)
+            feature_map = self._build(n_features, params, sample)
+            before = _FeatureMoments()
+            fitted_params = self.get_params()
+        else:
+            feature_map = self._fitted_map()
+            before = self._moments
+            n_features = self.n_features_in_
+            fitted_params = self._fitted_params
+        if dask_chunk:
+            if X.shape[1] != n_features:
+                raise ValueError(
+                    f"X has {X.shape[1]} features, but {type(self).__name__} "
+                    f"is expecting {n_features} features as input"
+                )
+            added = _dask.moments(X, feature_map, rows)
+        else:
+            added = _FeatureMoments()
+            for chunk in iter_chunks(X, rows):
+                if chunk.shape[1] != n_features:
+                    raise ValueError(
+                        f"X has {chunk.shape[1]} features, but "
+                        f"{type(self).__name__} is expecting {n_features} "
+                        "features as input"
+                    )
+                feature_map.accumulate(added, chunk)
+        moments = before.merge(added)
+        if not first_call:
+            names = getattr(self, "feature_names_in_", None)
+        return self._set_fit(
+            feature_map, moments, n_features, names, fitted_params
+        )
+
+    def _set_fit(self, feature_map, moments, n_features, names, params):
+        """Solve the small eigenproblem, then set every fitted attribute."""
+        result = _pca_of_moments(
+            moments, feature_map.W, self.n_components, stacklevel=4
+        )
         attributes = dict(feature_map.attributes)
-        attributes.update(self._fitted_attributes(raw_mean, A, V, W))
+        attributes.update(
+            self._fitted_attributes(
+                result.raw_mean, result.A, result.V, feature_map.W
+            )
+        )
+        mu, n = result.eigenvalues, result.n_samples
         attributes.update(
             eigenvalues_=mu,
             explained_variance_=mu / n,
-            n_components_=k,
+            n_components_=mu.shape[0],
             n_samples_=n,
         )
         for name, value in attributes.items():
             setattr(self, name, value)
-        self._set_n_features(first.shape[1], names)
-        self._fitted_params = fitted_params
+        # What partial_fit continues from (with the fitted feature map), and
+        # what transform uses, whatever set_params does after the fit.
+        self._moments = moments
+        self._fitted_params = params
+        self._set_n_features(n_features, names)
         return self
 
-    def transform(self, X) -> np.ndarray:
+    def transform(self, X):
         r"""Scores :math:`A^\top(g(x) - \bar g)` of new rows, shape (n_samples, k).
 
-        ``X`` is read once, in chunks, in any form ``fit`` accepts.
+        ``X`` is read once, in chunks, in any form ``fit`` accepts.  For a
+        dask array the result is a lazy dask array with the same row blocks
+        (``map_blocks``): nothing is computed until it is.
         """
         check_is_fitted(self, "eigenvalues_")
         self._check_feature_names(X, reset=False)
@@ -355,6 +566,12 @@ class _ChunkedFeaturePCA(BaseEstimator):
             np.float32 if getattr(X, "dtype", None) == np.float32 else float
         )
         raw_mean, A = self._score_parts()
+        if is_dask_array(X):
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+            check_n_features(self, X)
+            return _dask.map_rows(X, self._transform_rows, A.shape[1], dtype)
         rows = self._chunk_rows(raw_mean.shape[0])
         shape = getattr(X, "shape", None)
         out: np.ndarray | None = None
@@ -374,3 +591,17 @@ class _ChunkedFeaturePCA(BaseEstimator):
                 parts.append(scores)
             start += chunk.shape[0]
         return out if out is not None else np.concatenate(parts).astype(dtype)
+
+    def _transform_rows(self, block: np.ndarray) -> np.ndarray:
+        """The scores of one block of a dask array (runs on a worker)."""
+        return self.transform(block)
+
+
+def _array_sampler(X: Any, rows: int, seed: int) -> Sampler:
+    """The landmark sampler of data read by :func:`iter_chunks` (one pass)."""
+
+    def sample(size, finish):
+        points, _ = _uniform_sample(iter_chunks(X, rows), size, seed)
+        return points if finish is None else finish(points)
+
+    return sample

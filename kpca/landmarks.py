@@ -92,6 +92,29 @@ def _check_count(value: Any, name: str) -> int:
     return int(value)
 
 
+def _keys(offset: int, rows: int, base: np.uint64) -> np.ndarray:
+    """The keys of rows ``offset, ..., offset + rows - 1`` (seed word ``base``)."""
+    index = np.arange(offset, offset + rows, dtype=np.uint64)
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps by design
+        return _splitmix64(_splitmix64(index) ^ base)
+
+
+def _keyed_sample(
+    chunk: np.ndarray, offset: int, size: int, random_state: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The keys and rows of the ``size`` smallest keys among ``chunk``'s rows.
+
+    ``offset`` is the global index of the chunk's first row: the keys depend
+    on it and on the seed only, so samples of separate chunks merge into the
+    sample of their union (keep the ``size`` smallest keys).
+    """
+    keys = _keys(offset, chunk.shape[0], _seed_word(random_state))
+    if keys.size > size:
+        keep = np.argpartition(keys, size - 1)[:size]
+        return keys[keep], chunk[keep]
+    return keys, chunk.copy()
+
+
 def _uniform_sample(
     chunks: Iterator[np.ndarray], size: int, random_state: int | None
 ) -> tuple[np.ndarray, int]:
@@ -103,23 +126,20 @@ def _uniform_sample(
     keys = np.empty(0, dtype=np.uint64)
     rows = None
     offset = 0
-    with np.errstate(over="ignore"):  # uint64 arithmetic wraps by design
-        for chunk in chunks:
-            index = np.arange(offset, offset + chunk.shape[0], dtype=np.uint64)
-            offset += chunk.shape[0]
-            chunk_keys = _splitmix64(_splitmix64(index) ^ base)
-            if rows is None:
-                rows = np.empty((0, chunk.shape[1]))
-            if (
-                keys.size == size
-            ):  # full: only keys below the largest kept compete
-                below = chunk_keys < keys.max()
-                chunk_keys, chunk = chunk_keys[below], chunk[below]
-            keys = np.concatenate([keys, chunk_keys])
-            rows = np.concatenate([rows, chunk])
-            if keys.size > size:
-                keep = np.argpartition(keys, size - 1)[:size]
-                keys, rows = keys[keep], rows[keep]
+    for chunk in chunks:
+        chunk_keys = _keys(offset, chunk.shape[0], base)
+        offset += chunk.shape[0]
+        if rows is None:
+            rows = np.empty((0, chunk.shape[1]))
+        if keys.size == size:
+            # full: only keys below the largest kept compete
+            below = chunk_keys < keys.max()
+            chunk_keys, chunk = chunk_keys[below], chunk[below]
+        keys = np.concatenate([keys, chunk_keys])
+        rows = np.concatenate([rows, chunk])
+        if keys.size > size:
+            keep = np.argpartition(keys, size - 1)[:size]
+            keys, rows = keys[keep], rows[keep]
     assert rows is not None  # iter_chunks raises when there are no rows
     order = np.argsort(keys, kind="stable")
     return rows[order], offset

@@ -36,6 +36,7 @@ the rank cut, and the result is exact kernel PCA.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -48,11 +49,15 @@ from .landmarks import (
     LANDMARK_METHODS,
     _check_count,
     _kmeans,
-    _uniform_sample,
 )
-from .streaming import iter_chunks
 
 __all__ = ["NystroemKernelPCA"]
+
+
+def _kernel_rows(kernel, points: np.ndarray, chunk: np.ndarray) -> np.ndarray:
+    """g(chunk): the kernel values of the rows against the landmarks."""
+    return kernel(chunk, points)
+
 
 _NAMED_KERNELS = ("linear", "polynomial", "gaussian")
 
@@ -101,6 +106,27 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         The result does not depend on it beyond round-off.
     random_state : int, optional
         Seed of the landmark choice (0 when None, so fits are reproducible).
+
+    Notes
+    -----
+    **Dask arrays.**  ``fit`` of a ``dask.array.Array`` runs on the active
+    dask scheduler as one graph per pass over the row blocks, each block
+    computed once per pass where it lives; only :math:`m\times m` moments
+    reach the client (:mod:`kpca._dask`).  Passes: given landmarks need one
+    (the moments); ``"uniform"`` needs two, because the kernel rows of a
+    block need the landmarks, which are known only after every block has
+    offered its candidates (the keyed sampler makes the sample independent
+    of the blocks, so it equals the NumPy fit's); ``"kmeans"`` needs two
+    as well, since k-means runs on the sample of :math:`10m` rows, in one
+    task on a worker, not on the data (k-means on all the data would cost
+    a pass per Lloyd iteration).  ``transform`` of a dask array is lazy.
+
+    **partial_fit.**  The first call fixes the landmarks: given ones, or the
+    rule applied to the first chunk alone (its keyed uniform sample of
+    :math:`m` rows, or k-means on a sample of it), so the first chunk should
+    be representative and have at least :math:`m` rows (fewer give fewer
+    landmarks).  Later chunks only add to the moments.  The model then
+    equals ``fit`` on all the chunks with ``landmarks=landmarks_``.
 
     Attributes
     ----------
@@ -156,11 +182,22 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     >>> half = NystroemKernelPCA(3, sigma=1.0, n_landmarks=20).fit(X)
     >>> bool(np.all(half.eigenvalues_ <= exact.eigenvalues_))
     True
+
+    Fed in chunks, in any order, the model equals ``fit`` with the
+    landmarks the first chunk gave:
+
+    >>> model = NystroemKernelPCA(3, sigma=1.0, n_landmarks=10)
+    >>> for chunk in (X[20:], X[:20]):
+    ...     model = model.partial_fit(chunk)
+    >>> same = NystroemKernelPCA(3, sigma=1.0, landmarks=model.landmarks_)
+    >>> bool(np.allclose(model.eigenvalues_, same.fit(X).eigenvalues_))
+    True
     """
 
     # Fitted attributes, set together at the end of a fit (the loop of
     # _ChunkedFeaturePCA._fit); declared so that type checkers know them.
     landmarks_: np.ndarray
+    normalization_: np.ndarray
     kernel_col_means_: np.ndarray
     alphas_: np.ndarray
     components_: np.ndarray
@@ -221,23 +258,25 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     def _needs_pass_before_fit(self, params):
         return params["points"] is None
 
-    def _build(self, X, first, params, rows) -> _FeatureMap:
+    def _build(self, n_features, params, sample) -> _FeatureMap:
         kernel = params["kernel"]
         points = params["points"]
         if points is None:
-            seed = params["seed"]
+            m, seed = params["m"], params["seed"]
             if self.landmarks == "uniform":
-                points, _ = _uniform_sample(
-                    iter_chunks(X, rows), params["m"], seed
-                )
+                points = sample(m, None)
             else:
-                sample, _ = _uniform_sample(
-                    iter_chunks(X, rows), 10 * params["m"], seed
+                # k-means runs on the sample (where the sample is: a dask
+                # worker for a dask array), not on the data.
+                points = sample(
+                    10 * m,
+                    partial(
+                        _kmeans, n_landmarks=m, random_state=seed, max_iter=10
+                    ),
                 )
-                points = _kmeans(sample, params["m"], seed, max_iter=10)
-        elif points.shape[1] != first.shape[1]:
+        elif points.shape[1] != n_features:
             raise ValueError(
-                f"landmarks has {points.shape[1]} features, but X has {first.shape[1]}"
+                f"landmarks has {points.shape[1]} features, but X has {n_features}"
             )
         else:
             points = points.copy()
@@ -264,7 +303,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
             )
         W = U[:, :r] / np.sqrt(lam[:r])
         return _FeatureMap(
-            raw=lambda chunk: kernel(chunk, points),
+            raw=partial(_kernel_rows, kernel, points),
             W=W,
             attributes=dict(
                 landmarks_=points, normalization_=W, landmark_rank_=r
@@ -278,6 +317,9 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         # The kernel of the last fit, whatever set_params did since.
         kernel = type(self)(**self._fitted_params).kernel_function()
         return kernel(chunk, self.landmarks_)
+
+    def _fitted_W(self):
+        return self.normalization_
 
     def _score_parts(self):
         return self.kernel_col_means_, self.alphas_

@@ -31,6 +31,7 @@ import scipy.sparse.linalg
 from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
+from ._dask import is_dask_array
 from ._validation import (
     _is_sparse,
     check_array,
@@ -43,6 +44,7 @@ from ._validation import (
     check_real,
 )
 from .eigen import RANK_RTOL, _components_to_keep, _top_eigenpairs, align_signs
+from .streaming import StreamingMoments, iter_chunks
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
@@ -375,10 +377,18 @@ class PCA(BaseEstimator):
         self._fit(X)
         return self
 
-    def _fit(self, X: Any) -> _CentredData:
+    def _fit(self, X: Any) -> _CentredData | None:
         # Every check comes before the first attribute is set.
         params = self._check_params()
         names = self._check_feature_names(X, reset=True)
+        if is_dask_array(X):
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+            solver = _moments_solver(params["solver"])
+            moments = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
+            self._fit_moments(moments, X.dtype, params, solver, names)
+            return None
         X = check_array(X, "X", keep_float32=True, accept_sparse=True)
         sparse = _is_sparse(X)
         n, d = X.shape
@@ -406,19 +416,55 @@ class PCA(BaseEstimator):
             mu, U = _eigenpairs(data.scatter(), need)
         elif solver == "gram":
             mu, V = _eigenpairs(data.gram(), need)
-            U = V  # mapped back below, once the rank is known
+            U = V  # mapped back in _set_fitted, once the rank is known
         else:
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
-        total = data.total
+        self._set_fitted(
+            mu,
+            U if solver != "gram" else (U, data.rmatmat),
+            n,
+            d,
+            data.total,
+            data.mean,
+            data.scale,
+            X.dtype,
+            k,
+            how,
+            names,
+        )
+        # A fit of an array starts afresh: partial_fit does not continue it.
+        self.__dict__.pop("_moments", None)
+        return data
+
+    def _set_fitted(
+        self,
+        mu: np.ndarray,
+        U: Any,
+        n: int,
+        d: int,
+        total: float,
+        mean: np.ndarray,
+        scale: np.ndarray | None,
+        dtype: Any,
+        k: Any,
+        how: str,
+        names: Any,
+    ) -> None:
+        """Choose the number of components, then set every fitted attribute.
+
+        ``U`` holds the directions as columns, or (the Gram route) the pair
+        (eigenvectors of the Gram matrix, the map :math:`Y \\mapsto X_c^\\top Y`)
+        that gives the directions from them.
+        """
         keep = _components_to_keep(
             mu if total > 0 else np.zeros_like(mu),
             k if how == "int" else None,
             "centred data",
             "X has zero variance after centring: there is no principal "
             "component",
-            stacklevel=3,
+            stacklevel=4,
         )
         if how == "fraction":
             ratio = np.cumsum(mu[:keep]) / total
@@ -426,17 +472,17 @@ class PCA(BaseEstimator):
         elif how == "mle":
             keep = min(keep, _minka_dimension(mu / n, n))
         mu = mu[:keep]
-        if solver == "gram":
+        if isinstance(U, tuple):
             # The notes' w_i = X v_i / sqrt(mu_i), written for samples as rows.
-            U = data.rmatmat(U[:, :keep]) / np.sqrt(mu)
+            V, rmatmat = U
+            U = rmatmat(V[:, :keep]) / np.sqrt(mu)
         else:
             U = U[:, :keep]
 
-        dtype = X.dtype
         explained = mu / n
         discarded = max(total / n - float(np.sum(explained)), 0.0)
-        self.mean_ = data.mean.astype(dtype)
-        self.scale_ = None if data.scale is None else data.scale.astype(dtype)
+        self.mean_ = mean.astype(dtype)
+        self.scale_ = None if scale is None else scale.astype(dtype)
         self.components_ = align_signs(U).T.astype(dtype)
         self.n_samples_ = n
         self._set_n_features(d, names)
@@ -446,7 +492,126 @@ class PCA(BaseEstimator):
         self.total_variance_ = total / n
         self.explained_variance_ratio_ = (mu / total).astype(dtype)
         self.noise_variance_ = discarded / (d - keep) if keep < d else 0.0
-        return data
+
+    def _fit_moments(
+        self,
+        moments: StreamingMoments,
+        dtype: Any,
+        params: dict[str, Any],
+        solver: str,
+        names: Any,
+    ) -> None:
+        """The covariance route from the rows' moments (dask and partial_fit)."""
+        n = moments.n_samples
+        if n < 2:
+            raise ValueError(
+                f"PCA needs at least 2 samples, got n_samples={n}: one sample "
+                "has no variance"
+            )
+        mean, S = moments.mean, moments.scatter
+        assert mean is not None and S is not None
+        d = mean.shape[0]
+        k, how = _parse_n_components(self.n_components, n, d)
+        _choose_solver(solver, how, k, n, d, False)
+        scale = None
+        if params["standardize"]:
+            scale = np.sqrt(np.maximum(np.diag(S) / n, 0.0))
+            tiny = np.finfo(dtype).eps * np.maximum(np.abs(mean), 1.0)
+            constant = np.flatnonzero(scale <= tiny)
+            if constant.size:
+                raise ValueError(
+                    f"X has constant feature(s) {constant.tolist()}: they "
+                    "cannot be standardized (standardize=True divides by the "
+                    "standard deviation)"
+                )
+            S = S / np.outer(scale, scale)
+        need = min(n, d) if how != "int" else k
+        mu, U = _eigenpairs(S, need)
+        total = float(np.trace(S))
+        self._set_fitted(mu, U, n, d, total, mean, scale, dtype, k, how, names)
+
+    @property
+    def partial_fit(self) -> Any:
+        r"""Update the model with one more chunk of rows (the covariance route).
+
+        The count, mean and scatter of the chunks seen so far are kept
+        (:class:`kpca.streaming.StreamingMoments`, :math:`O(d^2)` memory)
+        and merged with those of ``X``; the components then come from the
+        :math:`d\times d` scatter, as ``svd_solver="covariance_eigh"``
+        computes them.  After chunks :math:`X_1, \dots, X_t`, in any
+        order, the model equals ``fit`` of their concatenation to
+        round-off.  ``fit`` of an array starts afresh: the next
+        ``partial_fit`` does not continue it (a ``fit`` of a dask array,
+        made from the same moments, is continued).  If a call raises, the
+        model is left as it was.
+
+        Only with ``svd_solver="auto"`` or ``"covariance_eigh"``: for the
+        other solvers the attribute does not exist (``hasattr`` is False),
+        as scikit-learn hides methods that a configuration cannot run.
+
+        Parameters
+        ----------
+        X : array_like, scipy.sparse matrix or dask array, shape (n_rows, n_features)
+            The chunk.  float32 chunks give float32 fitted arrays while
+            every chunk is float32.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.random.default_rng(0).normal(size=(100, 3))
+        >>> pca = PCA(2)
+        >>> for chunk in np.array_split(X, 4):
+        ...     pca = pca.partial_fit(chunk)
+        >>> full = PCA(2).fit(X)
+        >>> bool(np.allclose(pca.explained_variance_, full.explained_variance_))
+        True
+        """
+        solver = self.svd_solver if self.solver is None else self.solver
+        solver = _OLD_SOLVERS.get(solver, solver)
+        if solver not in ("auto", "covariance_eigh"):
+            raise AttributeError(
+                f"partial_fit needs the covariance route, but svd_solver is "
+                f"{solver!r}: use svd_solver='covariance_eigh' or 'auto'"
+            )
+        return self._partial_fit
+
+    def _partial_fit(self, X: Any, y: Any = None) -> PCA:
+        params = self._check_params()
+        solver = _moments_solver(params["solver"])
+        before = getattr(self, "_moments", None)
+        names = self._check_feature_names(X, reset=before is None)
+        if is_dask_array(X):
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+            if before is not None:
+                check_n_features(self, X)
+            added = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
+        else:
+            X = check_array(X, "X", keep_float32=True, accept_sparse=True)
+            if before is not None:
+                check_n_features(self, X)
+            added = StreamingMoments()
+            rows = max(1, 2**21 // X.shape[1])  # 16 MB blocks
+            for chunk in iter_chunks(X, rows):
+                added.update(chunk)
+        dtype = np.dtype(X.dtype)
+        if before is None:
+            moments = added
+        else:
+            moments = before.merge(added)
+            names = getattr(self, "feature_names_in_", None)
+            if self.components_.dtype != np.float32:
+                dtype = np.dtype(np.float64)
+        self._fit_moments(moments, dtype, params, solver, names)
+        self._moments = moments
+        return self
 
     # -- transforms --------------------------------------------------------------
     def _check_X(self, X: Any) -> Any:
@@ -468,7 +633,21 @@ class PCA(BaseEstimator):
         Returns
         -------
         Z : ndarray, shape (m, n_components)
+            A lazy dask array with the row blocks of ``X`` when ``X`` is a
+            dask array.
         """
+        if is_dask_array(X):
+            from . import _dask
+
+            check_is_fitted(self, "components_")
+            X = _dask.row_blocks(X)
+            check_n_features(self, X)
+            return _dask.map_rows(
+                X,
+                self.transform,
+                self.n_components_,
+                np.result_type(X.dtype, self.components_.dtype),
+            )
         X = self._check_X(X)
         directions = self.components_.T
         if self.scale_ is not None:
@@ -498,6 +677,8 @@ class PCA(BaseEstimator):
         # The training scores come from the centred data fit made (which
         # with copy=False is X itself, centred in place).
         data = self._fit(X)
+        if data is None:  # a dask array: lazy scores
+            return self.transform(X)
         Z = data.matmat(self.components_.T)
         if self.whiten:
             Z /= np.sqrt(self.explained_variance_)
@@ -687,6 +868,17 @@ class PCA(BaseEstimator):
 
 
 # -- n_components and the solver --------------------------------------------
+
+
+def _moments_solver(solver: str) -> str:
+    """The covariance route, the one a fit from moments can take."""
+    if solver not in ("auto", "covariance_eigh"):
+        raise ValueError(
+            f"svd_solver={solver!r} needs the whole X in memory, but a dask "
+            "array or partial_fit is fitted from the covariance of its "
+            "chunks: use svd_solver='covariance_eigh' or 'auto'"
+        )
+    return "covariance_eigh"
 
 
 def _parse_n_components(value: Any, n: int, d: int) -> tuple[Any, str]:

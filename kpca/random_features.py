@@ -23,6 +23,7 @@ is linear PCA of the rows of :math:`F`.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,19 @@ def _features(
     np.cos(G, out=G)
     G *= np.sqrt(2.0 / frequencies.shape[0])
     return G
+
+
+def _error_scale(
+    chunk: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
+) -> float:
+    """The round-off scale of the features of ``chunk`` (see ``_FeatureMap``)."""
+    # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
+    # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
+    weight = 2.0 * 2.0 / frequencies.shape[0]
+    frequency_sq = float(np.einsum("ij,ij->", frequencies, frequencies))
+    phase_sq = float(phases @ phases)
+    norms = float(np.einsum("ij,ij->", chunk, chunk))
+    return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
 
 
 def random_fourier_features(
@@ -130,6 +144,15 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     random_state : int, optional
         Seed of the frequencies and phases (0 when None).
 
+    Notes
+    -----
+    ``fit`` of a ``dask.array.Array`` is one pass, one dask graph: each row
+    block's :math:`D\times D` moments are computed where the block lives
+    and merged in a tree (:mod:`kpca._dask`); ``transform`` of a dask array
+    is lazy.  ``partial_fit`` draws the frequencies at the first call (they
+    depend only on ``random_state`` and the number of features, so the
+    model equals ``fit`` on all the chunks with the same seed).
+
     Attributes
     ----------
     eigenvalues_ : ndarray, shape (k,)
@@ -176,6 +199,14 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     >>> F = random_fourier_features(X[:50], rff.frequencies_, rff.phases_)
     >>> float(np.abs(F @ F.T - gaussian_kernel(X[:50])).max()) < 0.25
     True
+
+    Chunk by chunk with ``partial_fit``, in any order, it is the same model:
+
+    >>> parts = RandomFourierKernelPCA(2, sigma=1.0, n_random_features=500)
+    >>> for chunk in (X[200:], X[:200]):
+    ...     parts = parts.partial_fit(chunk)
+    >>> bool(np.allclose(parts.eigenvalues_, rff.eigenvalues_))
+    True
     """
 
     # Fitted attributes, set together at the end of a fit (the loop of
@@ -210,30 +241,27 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     def _width(self, params):
         return params["D"]
 
-    def _build(self, X, first, params, rows) -> _FeatureMap:
+    def _build(self, n_features, params, sample) -> _FeatureMap:
         rng = np.random.default_rng(params["seed"])
-        frequencies = rng.standard_normal((params["D"], first.shape[1]))
+        frequencies = rng.standard_normal((params["D"], n_features))
         frequencies /= params["sigma"]
         phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
-        # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
-        # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
-        weight = 2.0 * 2.0 / params["D"]
-        frequency_sq = float(np.einsum("ij,ij->", frequencies, frequencies))
-        phase_sq = float(phases @ phases)
-
-        def error_scale(chunk: np.ndarray) -> float:
-            norms = float(np.einsum("ij,ij->", chunk, chunk))
-            return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
-
         return _FeatureMap(
-            raw=lambda chunk: _features(chunk, frequencies, phases),
+            raw=partial(_features, frequencies=frequencies, phases=phases),
             W=None,
             attributes=dict(frequencies_=frequencies, phases_=phases),
-            error_scale=error_scale,
+            error_scale=partial(
+                _error_scale, frequencies=frequencies, phases=phases
+            ),
         )
 
     def _fitted_attributes(self, raw_mean, A, V, W):
         return dict(feature_mean_=raw_mean, components_=V.T)
+
+    def _fitted_error_scale(self):
+        return partial(
+            _error_scale, frequencies=self.frequencies_, phases=self.phases_
+        )
 
     def _raw_features(self, chunk):
         return _features(chunk, self.frequencies_, self.phases_)

@@ -138,7 +138,8 @@ def iter_chunks(
         * a NumPy array, or any object with a 2-D ``shape`` that can be
           sliced by rows (``X[i:j]``), read one slice at a time: a
           ``numpy.memmap`` or a zarr, h5py or dask array is never loaded
-          whole;
+          whole; the slices follow the stored blocks (``X.chunks``), so
+          each block is read (or computed) once;
         * a list or tuple: of 2-D chunks if its first element is 2-D,
           otherwise the rows of one array;
         * any other iterable of 2-D chunks, e.g. a generator reading files.
@@ -195,16 +196,44 @@ def iter_chunks(
     return _iter_chunk_list(chunks, chunk_size, name)
 
 
+def _stored_blocks(X: Any, chunk_size: int) -> list[int]:
+    """Where the stored blocks of ``X`` start and end, as row indices.
+
+    A dask array's row blocks (``X.chunks[0]``) and the row chunks of zarr
+    or h5py (``X.chunks``, a tuple of ints; read in whole multiples close
+    to ``chunk_size``) are each read by one slice, so no block is read (or,
+    for dask, computed) twice; other arrays are cut every ``chunk_size``
+    rows.
+    """
+    n_rows = X.shape[0]
+    chunks = getattr(X, "chunks", None)
+    if isinstance(chunks, tuple) and chunks and isinstance(chunks[0], tuple):
+        return [0, *np.cumsum(chunks[0]).astype(int).tolist()]  # dask
+    step = chunk_size
+    if (
+        isinstance(chunks, tuple)
+        and chunks
+        and isinstance(chunks[0], numbers.Integral)
+        and int(chunks[0]) > 0
+    ):
+        rows = int(chunks[0])  # zarr or h5py: blocks of this many rows
+        step = max(rows, chunk_size // rows * rows)
+    return [*range(0, n_rows, step), n_rows]
+
+
 def _iter_sliceable(
     X: Any, chunk_size: int, name: str
 ) -> Iterator[np.ndarray]:
     n_rows, n_features = X.shape
     if n_rows == 0:
         check_array(np.empty((0, n_features)), name)  # raises: no rows
-    for start in range(0, n_rows, chunk_size):
-        yield _check_chunk(
-            np.asarray(X[start : start + chunk_size]), name, n_features
-        )
+    cuts = _stored_blocks(X, chunk_size)
+    for start, stop in zip(cuts[:-1], cuts[1:], strict=True):
+        if stop > start:
+            block = _check_chunk(np.asarray(X[start:stop]), name, n_features)
+            # A block larger than chunk_size (a dask block) is split in memory.
+            for i in range(0, block.shape[0], chunk_size):
+                yield block[i : i + chunk_size]
 
 
 # A sparse matrix is read in dense chunks of at most this many entries.
