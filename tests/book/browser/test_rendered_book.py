@@ -404,7 +404,7 @@ def test_printing_unfolds_everything(readers):
             """() => ({
               closed: document.querySelectorAll('details:not([open])').length,
               hiddenSolutions: Array.from(document.querySelectorAll(
-                  '.solution .admonition-title ~ *'))
+                  '.solution > .admonition-title ~ *'))
                 .filter(el => getComputedStyle(el).visibility === 'hidden'
                               || el.getBoundingClientRect().height === 0)
                 .length,
