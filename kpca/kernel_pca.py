@@ -24,17 +24,18 @@ from typing import Any
 import numpy as np
 
 from ._base import BaseEstimator, check_n_features
+from ._spectrum import components_to_keep, symmetrize
 from ._validation import (
     check_array,
     check_bool,
     check_choice,
     check_is_fitted,
     check_n_components,
-    check_random_state,
     check_symmetric,
+    random_seed,
 )
 from .centering import _center_test_kernel_with_means, _CentredKernel
-from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
+from .eigen import EIGEN_SOLVERS, _top_eigenpairs
 from .kernels import KernelFunction, make_kernel
 
 __all__ = ["KernelPCA"]
@@ -77,8 +78,8 @@ class KernelPCA(BaseEstimator):
         otherwise: with a block of two vectors up to 3000 points, a block of
         ``n_components`` beyond.  Every solver's pairs are checked and
         recomputed densely if the check fails.
-    random_state : int, optional
-        Seed of the iterative solvers' starting vectors.
+    random_state : int, numpy.random.Generator or RandomState, optional
+        Seed of the iterative solvers' starting vectors (0 when None).
 
     Attributes
     ----------
@@ -238,20 +239,19 @@ class KernelPCA(BaseEstimator):
         # Every parameter and the data are checked before any attribute is set.
         center = check_bool(self.center, "center")
         check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
-        random_state = check_random_state(self.random_state)
+        random_state = random_seed(self.random_state)
         kernel = self.kernel_function()
         if kernel is None:
             name = "X (precomputed kernel)"
             K = check_symmetric(check_array(X, name), name)
             X_fit = None
-            K = 0.5 * (K + K.T)  # a new, exactly symmetric array
+            K = symmetrize(K)  # a new, exactly symmetric array
         else:
             X_fit = check_array(X, "X", copy=True)
             K = kernel(X_fit)
             if callable(self.kernel):
                 check_symmetric(K, "kernel(X, X)")
-                K += K.T
-                K *= 0.5
+                K = symmetrize(K, inplace=True)
         n = K.shape[0]
         n_features = n if X_fit is None else X_fit.shape[1]
         if center and n < 2:
@@ -273,17 +273,15 @@ class KernelPCA(BaseEstimator):
         mu, V = _top_eigenpairs(
             operator,
             n if k is None else k,
-            self.eigen_solver,
-            1e-10,
-            500,
-            random_state,
-            True,
-            self._known_psd(),
+            solver=self.eigen_solver,
+            random_state=random_state,
+            overwrite=True,
+            assume_psd=self._known_psd(),
         )
         # tr HKH = tr K - n g, with the grand mean g found during the solve.
         total = trace if centred is None else trace - n * centred.grand_mean
         del operator
-        keep = _components_to_keep(
+        keep = components_to_keep(
             mu,
             k,
             f"{'centred ' if center else ''}kernel matrix",

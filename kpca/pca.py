@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._base import BaseEstimator, check_n_features
+from ._spectrum import components_to_keep, symmetrize
 from ._validation import (
     check_array,
     check_bool,
@@ -25,7 +26,7 @@ from ._validation import (
     check_is_fitted,
     check_n_components,
 )
-from .eigen import _components_to_keep, _top_eigenpairs, align_signs
+from .eigen import _top_eigenpairs, align_signs
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
@@ -192,7 +193,7 @@ class PCA(BaseEstimator):
             _, s, Vt = np.linalg.svd(Xc, full_matrices=False)
             mu, U = s[:want] ** 2, Vt[:want].T
 
-        keep = _components_to_keep(
+        keep = components_to_keep(
             mu if total > 0 else np.zeros_like(mu),
             k,
             "centred data",
@@ -290,6 +291,6 @@ def _centre(X: np.ndarray, mean: np.ndarray, scale: np.ndarray | None):
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
-    A *= 0.5
-    return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)
+    # A is a fresh product, free to overwrite.
+    A = symmetrize(A, inplace=True)
+    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
