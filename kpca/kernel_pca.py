@@ -546,7 +546,7 @@ class KernelPCA(BaseEstimator):
             kernel = self._kernel(gamma)
             assert kernel is not None
             K = kernel(X_fit)
-            if not isinstance(self.kernel, str) or self.kernel == "cosine":
+            if not isinstance(self.kernel, str):
                 check_symmetric(K, "kernel(X, X)")
                 K = symmetrize(K, inplace=True)
         n = K.shape[0]

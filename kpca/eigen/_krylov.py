@@ -6,6 +6,7 @@ import contextlib
 
 import numpy as np
 
+from .._spectrum import symmetrize
 from .._threads import one_blas_thread, rows_times
 from .._tuning import LANCZOS_BASIS_BLOCKS, LANCZOS_BASIS_ROWS
 from ._checks import Operator
@@ -112,7 +113,7 @@ def lanczos(
             C += D
             T[new, :size] = C
             T[:size, new] = C.T
-            T[new, new] = 0.5 * (C[:, new] + C[:, new].T)
+            T[new, new] = symmetrize(C[:, new])
             theta, S = np.linalg.eigh(T[:size, :size])
             theta, S = theta[::-1], S[:, ::-1]
             scale = max(abs(theta[0]), tiny)

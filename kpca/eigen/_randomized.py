@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._spectrum import symmetrize
 from ._checks import Operator
 
 __all__ = ["subspace"]
@@ -21,9 +22,7 @@ def subspace(
     Q, _ = np.linalg.qr(rng.standard_normal((n, p)))
     for _ in range(max_iter):
         Y = A @ Q
-        T = Q.T @ Y
-        T += T.T
-        T *= 0.5
+        T = symmetrize(Q.T @ Y, inplace=True)
         theta, S = np.linalg.eigh(T)
         order = np.argsort(theta)[::-1]
         theta, S = theta[order], S[:, order]
