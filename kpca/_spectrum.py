@@ -94,6 +94,7 @@ def components_to_keep(
     stacklevel: int,
     *,
     indefinite: bool = False,
+    scale: float = 0.0,
 ) -> int:
     """How many leading eigenpairs an estimator keeps: the numerical rank.
 
@@ -102,9 +103,14 @@ def components_to_keep(
     When the matrix is ``indefinite`` (it has eigenvalues below
     ``-RANK_RTOL`` times the largest, already reported by
     :func:`warn_non_euclidean`), the count is that of its positive
-    eigenvalues, not a numerical rank, and the warning says so.
+    eigenvalues, not a numerical rank, and the warning says so.  ``scale``
+    is the largest magnitude of the whole spectrum when it is known to
+    exceed the largest eigenvalue (a negative one larger in magnitude): the
+    cut is then relative to it, so that round-off above zero is not kept.
     """
-    keep = numerical_rank(eigenvalues)
+    w = np.asarray(eigenvalues, dtype=float)
+    top = max(float(np.max(w, initial=0.0)), float(scale))
+    keep = int(np.count_nonzero(w > RANK_RTOL * top)) if top > 0 else 0
     if keep == 0:
         raise ValueError(empty_message)
     if n_components is not None and keep < n_components:

@@ -584,6 +584,7 @@ class KernelPCA(BaseEstimator):
         total = trace if centred is None else trace - n * centred.grand_mean
         del operator
         indefinite = False
+        negative_scale = 0.0
         if negatives is not None:
             found = (
                 negatives
@@ -591,6 +592,7 @@ class KernelPCA(BaseEstimator):
                 else negative_spectrum(smallest=negatives, largest=mu[0])
             )
             indefinite = found.significant
+            negative_scale = abs(found.smallest) if indefinite else 0.0
             warn_non_euclidean(
                 found,
                 matrix,
@@ -606,6 +608,7 @@ class KernelPCA(BaseEstimator):
             f"the {matrix} has no positive eigenvalue: there is no component",
             stacklevel=3,
             indefinite=indefinite,
+            scale=negative_scale,
         )
         if remove is False and k is not None:
             # scikit-learn's rule: n_components components; those of a zero

@@ -228,8 +228,27 @@ def test_an_indefinite_precomputed_kernel_is_named_not_blamed_on_rank(n):
 
 def test_an_indefinite_callable_kernel_warns_and_a_psd_one_does_not():
     X = _data(50)
+
+    def difference_of_gaussians(A, B):
+        return kpca.gaussian_kernel(A, B) - 0.5 * kpca.gaussian_kernel(
+            A, B, sigma=0.3
+        )
+
     with pytest.warns(NonEuclideanWarning, match="negative mass"):
-        KernelPCA(1, kernel=lambda A, B: -kpca.gaussian_kernel(A, B)).fit(X)
+        model = KernelPCA(2, kernel=difference_of_gaussians).fit(X)
+    assert np.all(model.eigenvalues_ > 0)
+    # A negated Gaussian kernel has no positive eigenvalue at all: round-off
+    # above zero must not pass for a component.
+    with pytest.warns(NonEuclideanWarning, match="negative mass"):
+        with pytest.raises(ValueError, match="no positive eigenvalue"):
+            KernelPCA(1, kernel=lambda A, B: -kpca.gaussian_kernel(A, B)).fit(
+                X
+            )
+    with pytest.warns(NonEuclideanWarning, match="negative mass"):
+        with pytest.raises(ValueError, match="no positive eigenvalue"):
+            KernelPCA(3, kernel=lambda A, B: -kpca.gaussian_kernel(A, B)).fit(
+                X
+            )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         KernelPCA(2, kernel=kpca.linear_kernel).fit(X)
