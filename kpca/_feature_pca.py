@@ -31,7 +31,10 @@ a second pass, in ``transform``, computes the scores.  Memory is
 
 from __future__ import annotations
 
+<<<<<<< HEAD
 import numbers
+=======
+>>>>>>> dropin-kpca
 from collections.abc import Callable
 from typing import Any
 
@@ -39,9 +42,17 @@ import numpy as np
 import scipy.linalg
 
 from ._base import BaseEstimator, check_is_fitted, check_n_features
+from ._spectrum import components_to_keep, symmetrize
 from ._threads import one_blas_thread
+<<<<<<< HEAD
 from ._validation import check_n_components
 from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
+=======
+from ._tuning import DENSE_UP_TO
+from ._validation import check_n_components, check_positive_int, random_seed
+from .eigen import top_eigenpairs
+from .eigen._signs import sign_flips
+>>>>>>> dropin-kpca
 from .streaming import (
     StreamingMoments,
     _check_chunk_size,
@@ -67,7 +78,7 @@ def _descending_eigh(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w[::-1], V[:, ::-1]
 
 
-def _top_eigenpairs(
+def _scatter_eigenpairs(
     C: np.ndarray, k: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` largest eigenpairs of the r x r scatter (all when ``k`` is None), largest first.
@@ -78,7 +89,7 @@ def _top_eigenpairs(
     than a streamed fit of 10^4 points.
     """
     r = C.shape[0]
-    if k is not None and r > _DENSE_UP_TO and k <= r // 10:
+    if k is not None and r > DENSE_UP_TO and k <= r // 10:
         return top_eigenpairs(C, k, solver="auto", random_state=0)
     return _descending_eigh(C)
 
@@ -206,31 +217,12 @@ class _ChunkedFeaturePCA(BaseEstimator):
 
     # -- shared checks --------------------------------------------------------
     def _check_common(self) -> dict[str, Any]:
-        if self.n_components is not None and (
-            isinstance(self.n_components, bool)
-            or not isinstance(self.n_components, numbers.Integral)
-        ):
-            raise TypeError(
-                f"n_components must be None or a positive integer, got {self.n_components!r}"
-            )
-        if self.n_components is not None and self.n_components < 1:
-            raise ValueError(
-                f"n_components must be None or a positive integer, got {self.n_components!r}"
-            )
+        if self.n_components is not None:
+            # The upper bound is checked once n is known (in _fit).
+            check_positive_int(self.n_components, "n_components")
         if self.chunk_size is not None:
             _check_chunk_size(self.chunk_size)
-        seed = self.random_state
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
-        ):
-            raise TypeError(
-                f"random_state must be None or an integer, got {seed!r}"
-            )
-        if seed is not None and seed < 0:
-            raise ValueError(
-                f"random_state must be a non-negative integer, got {seed!r}"
-            )
-        return {"seed": 0 if seed is None else int(seed)}
+        return {"seed": random_seed(self.random_state)}
 
     def _chunk_rows(self, width: int) -> int:
         if self.chunk_size is not None:
@@ -304,28 +296,36 @@ class _ChunkedFeaturePCA(BaseEstimator):
         k = check_n_components(self.n_components, n)
         W = feature_map.W
         C = moments.scatter if W is None else W.T @ moments.scatter @ W
+<<<<<<< HEAD
         C = 0.5 * (C + C.T)
         mu, V = _top_eigenpairs(C, k)
         if k is not None:  # the full decomposition gives them all
             mu, V = mu[:k], V[:, :k]
         keep = _components_to_keep(
+=======
+        C = symmetrize(C, inplace=W is not None)
+        mu, V = _scatter_eigenpairs(C, k)
+        keep = components_to_keep(
+>>>>>>> dropin-kpca
             mu,
             k,
             "centred approximate kernel matrix",
             "the approximate kernel matrix has no positive eigenvalue after "
             "centring: there is no component",
             stacklevel=3,
+<<<<<<< HEAD
             roundoff=_scatter_roundoff(moments, W, error_scale),
             advice="centre or scale X first, or use fewer landmarks",
+=======
+>>>>>>> dropin-kpca
         )
         k = keep if k is None else min(k, keep)
         mu, V = mu[:k].copy(), V[:, :k].copy()
         A = V if W is None else W @ V
-        # Signs: the largest coefficient of each direction over g is positive.
-        # A = W V does not depend on the signs eigh gave the columns of W.
-        rows_max = np.argmax(np.abs(A), axis=0)
-        signs = np.sign(A[rows_max, np.arange(k)])
-        signs[signs == 0] = 1.0
+        # Signs: kpca.align_signs's convention on the coefficients of each
+        # direction over g (A = W V does not depend on the signs eigh gave
+        # the columns of W).
+        signs = sign_flips(A)
         V *= signs
         A = V if W is None else A * signs
         attributes = dict(feature_map.attributes)

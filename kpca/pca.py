@@ -31,6 +31,7 @@ import scipy.sparse.linalg
 from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
+from ._spectrum import components_to_keep, symmetrize
 from ._validation import (
     _is_sparse,
     check_array,
@@ -42,7 +43,11 @@ from ._validation import (
     check_positive_int,
     check_real,
 )
+<<<<<<< HEAD
 from .eigen import RANK_RTOL, _components_to_keep, _top_eigenpairs, align_signs
+=======
+from .eigen import _top_eigenpairs, align_signs
+>>>>>>> dropin-kpca
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
@@ -411,8 +416,12 @@ class PCA(BaseEstimator):
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
+<<<<<<< HEAD
         total = data.total
         keep = _components_to_keep(
+=======
+        keep = components_to_keep(
+>>>>>>> dropin-kpca
             mu if total > 0 else np.zeros_like(mu),
             k if how == "int" else None,
             "centred data",
@@ -906,6 +915,7 @@ def _check_range(
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+<<<<<<< HEAD
     A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
     A *= 0.5
     return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)
@@ -1033,3 +1043,8 @@ def _minka_dimension(spectrum: np.ndarray, n: int) -> int:
         evidence = [_minka_log_evidence(spectrum, k, n) for k in range(1, d)]
     evidence = np.nan_to_num(np.asarray(evidence), nan=-np.inf)
     return int(np.argmax(evidence)) + 1
+=======
+    # A is a fresh product, free to overwrite.
+    A = symmetrize(A, inplace=True)
+    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
+>>>>>>> dropin-kpca
