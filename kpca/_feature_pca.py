@@ -31,10 +31,6 @@ a second pass, in ``transform``, computes the scores.  Memory is
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-import numbers
-=======
->>>>>>> dropin-kpca
 from collections.abc import Callable
 from typing import Any
 
@@ -44,15 +40,10 @@ import scipy.linalg
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._spectrum import components_to_keep, symmetrize
 from ._threads import one_blas_thread
-<<<<<<< HEAD
-from ._validation import check_n_components
-from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
-=======
 from ._tuning import DENSE_UP_TO
 from ._validation import check_n_components, check_positive_int, random_seed
 from .eigen import top_eigenpairs
 from .eigen._signs import sign_flips
->>>>>>> dropin-kpca
 from .streaming import (
     StreamingMoments,
     _check_chunk_size,
@@ -296,28 +287,19 @@ class _ChunkedFeaturePCA(BaseEstimator):
         k = check_n_components(self.n_components, n)
         W = feature_map.W
         C = moments.scatter if W is None else W.T @ moments.scatter @ W
-<<<<<<< HEAD
-        C = 0.5 * (C + C.T)
-        mu, V = _top_eigenpairs(C, k)
-        if k is not None:  # the full decomposition gives them all
-            mu, V = mu[:k], V[:, :k]
-        keep = _components_to_keep(
-=======
         C = symmetrize(C, inplace=W is not None)
         mu, V = _scatter_eigenpairs(C, k)
+        if k is not None:  # the full decomposition gives them all
+            mu, V = mu[:k], V[:, :k]
         keep = components_to_keep(
->>>>>>> dropin-kpca
             mu,
             k,
             "centred approximate kernel matrix",
             "the approximate kernel matrix has no positive eigenvalue after "
             "centring: there is no component",
             stacklevel=3,
-<<<<<<< HEAD
             roundoff=_scatter_roundoff(moments, W, error_scale),
             advice="centre or scale X first, or use fewer landmarks",
-=======
->>>>>>> dropin-kpca
         )
         k = keep if k is None else min(k, keep)
         mu, V = mu[:k].copy(), V[:, :k].copy()

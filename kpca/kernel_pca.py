@@ -23,13 +23,10 @@ pre-image of :mod:`kpca.preimage`.
 
 from __future__ import annotations
 
-<<<<<<< HEAD
-import warnings
-=======
 import functools
 import math
 import numbers
->>>>>>> dropin-kpca
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -59,17 +56,6 @@ from ._validation import (
     check_symmetric,
     random_seed,
 )
-<<<<<<< HEAD
-from .centering import _center_test_kernel_with_means, _CentredKernel
-from .eigen import EIGEN_SOLVERS, _components_to_keep, _top_eigenpairs
-from .kernels import (
-    KernelFunction,
-    _kernel_roundoff,
-    kernel_diagonal,
-    make_kernel,
-)
-from .pca import _accurate_mean
-=======
 from .centering import (
     _center_kernel_inplace,
     _center_test_kernel_with_means,
@@ -78,6 +64,7 @@ from .centering import (
 from .eigen import EIGEN_SOLVERS, _top_eigenpairs
 from .kernels import (
     KernelFunction,
+    _kernel_roundoff,
     cosine_kernel,
     gaussian_kernel,
     linear_kernel,
@@ -85,8 +72,8 @@ from .kernels import (
     polynomial_kernel,
     sigmoid_kernel,
 )
+from .pca import _accurate_mean
 from .preimage import ridge_preimage, ridge_preimage_fit
->>>>>>> dropin-kpca
 
 __all__ = ["KernelPCA"]
 
@@ -106,10 +93,12 @@ _NAMED_KERNELS = (
 # Kernels whose gamma defaults to 1 / n_features, as in scikit-learn.
 _GAMMA_PER_FEATURE = ("poly", "rbf", "sigmoid")
 
-# The iterative solvers' relative residual when tol=0 (scikit-learn's
-# default, "as accurate as the solver goes") and their iteration cap when
-# max_iter is None.
-_DEFAULT_TOL = 1e-10
+# Kernels whose width can be too large for the data (see _roundoff_advice).
+_WIDTH_KERNELS = ("gaussian", "rbf")
+
+# The iterative solvers' iteration cap when max_iter is None.  (Their
+# relative residual when tol=0, scikit-learn's default, "as accurate as the
+# solver goes", is _SOLVER_TOL: 1e-10, or 1e-5 for float32 data.)
 _DEFAULT_MAX_ITER = 500
 
 
@@ -126,25 +115,16 @@ class KernelPCA(BaseEstimator):
         Number :math:`k` of components.  None keeps every eigenvalue of
         :math:`K_c` above ``RANK_RTOL`` (``1e-10``) times the largest: the
         numerical rank :math:`r` of the notes.  Zero and round-off-negative
-<<<<<<< HEAD
-        eigenvalues are never kept (never divided by), nor those below the
-        round-off of the kernel matrix as computed,
+        eigenvalues are never divided by, nor those below the round-off
+        of the kernel matrix as computed,
         :math:`10\varepsilon\max(\lVert K\rVert_F, \sum_i|K_{ii}|)` on
         the scale of the *uncentred* :math:`K`: a kernel dominated by a
         constant (a polynomial kernel of data far from the origin) resolves
         fewer, and one that resolves none raises a ``ValueError`` saying
         to centre or scale ``X``.  (The linear kernel with centring is
         computed from the centred data, and loses nothing.)  If fewer than
-        ``k`` remain, a warning says so and ``n_components_`` is the number
-        kept.
-    kernel : {"linear", "polynomial", "gaussian", "precomputed"} or callable, default "gaussian"
-        ``"precomputed"`` means ``fit`` receives the :math:`n\times n`
-        kernel matrix and ``transform`` the :math:`m\times n` kernel between
-        new and training points.  A callable ``k(X, Y)`` must return the
-        matrix of kernel values between the rows of ``X`` and ``Y``.
-=======
-        eigenvalues are never divided by; if fewer than ``k`` remain, they
-        are dropped with a warning (see ``remove_zero_eig``).
+        ``k`` remain, they are dropped with a warning (see
+        ``remove_zero_eig``).
     kernel : str or callable, default "gaussian"
         One of
 
@@ -174,7 +154,6 @@ class KernelPCA(BaseEstimator):
         centred kernel matrix has eigenvalues below ``-RANK_RTOL`` times the
         largest, a :class:`kpca.NonEuclideanWarning` names them and their
         negative mass, and only the positive eigenvalues give components.
->>>>>>> dropin-kpca
     sigma : float, default 1.0
         Width :math:`\sigma` of the ``"gaussian"`` kernel (unused by the
         others).
@@ -480,7 +459,11 @@ class KernelPCA(BaseEstimator):
 
     @property
     def _accepts_sparse(self) -> bool:  # type: ignore[override]
-        return isinstance(self.kernel, str) and self.kernel != "precomputed"
+        # (The cosine kernel scales dense rows only.)
+        return isinstance(self.kernel, str) and self.kernel not in (
+            "precomputed",
+            "cosine",
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -553,7 +536,7 @@ class KernelPCA(BaseEstimator):
             )
         return dict(
             solver=solver,
-            tol=_DEFAULT_TOL if tol == 0 else tol,
+            tol=tol,  # 0: _SOLVER_TOL of the kernel matrix's dtype
             max_iter=max_iter,
             random_state=random_seed(self.random_state),
         )
@@ -563,13 +546,6 @@ class KernelPCA(BaseEstimator):
         # The parameters transform will use, whatever set_params does later.
         params = self.get_params()
         center = check_bool(self.center, "center")
-<<<<<<< HEAD
-        check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
-        random_state = check_random_state(self.random_state)
-        kernel = self.kernel_function()
-        names = self._check_feature_names(X, reset=kernel is not None)
-        if kernel is None:
-=======
         inverse = check_bool(
             self.fit_inverse_transform, "fit_inverse_transform"
         )
@@ -580,6 +556,9 @@ class KernelPCA(BaseEstimator):
             check_bool(self.remove_zero_eig, "remove_zero_eig")
         copy = check_bool(self.copy_X, "copy_X")
         solver_params = self._check_solver_params()
+        names = self._check_feature_names(
+            X, reset=self.kernel != "precomputed"
+        )
         if self.kernel == "precomputed":
             if inverse:
                 raise ValueError(
@@ -589,7 +568,6 @@ class KernelPCA(BaseEstimator):
                 )
             gamma = self._gamma(None)
             kernel = self._kernel(gamma)  # None; checks kernel_params
->>>>>>> dropin-kpca
             name = "X (precomputed kernel)"
             K = check_array(X, name, keep_float32=True)
             K = check_symmetric(K, name)
@@ -597,30 +575,24 @@ class KernelPCA(BaseEstimator):
             K = symmetrize(K)  # a new, exactly symmetric array
             n_features = K.shape[0]
         else:
-<<<<<<< HEAD
             X_fit = check_array(
                 X,
                 "X",
-                copy=True,
+                copy=copy,
                 keep_float32=True,
                 accept_sparse=self._accepts_sparse,
             )
+            n_features = X_fit.shape[1]
+            gamma = self._gamma(n_features)
+            kernel = self._kernel(gamma)
+            assert kernel is not None
             if _shifts_data(params, X_fit):
                 # The centred linear kernel is that of the centred data,
                 # computed without the cancellation of HKH (exact).
                 K = kernel(X_fit - _accurate_mean(X_fit).astype(X_fit.dtype))
             else:
                 K = kernel(X_fit)
-            if callable(self.kernel):
-=======
-            X_fit = check_array(X, "X", copy=copy)
-            n_features = X_fit.shape[1]
-            gamma = self._gamma(n_features)
-            kernel = self._kernel(gamma)
-            assert kernel is not None
-            K = kernel(X_fit)
             if not isinstance(self.kernel, str):
->>>>>>> dropin-kpca
                 check_symmetric(K, "kernel(X, X)")
                 K = symmetrize(K, inplace=True)
         n = K.shape[0]
@@ -630,10 +602,8 @@ class KernelPCA(BaseEstimator):
                 f"n_samples={n}: one centred point is zero"
             )
         k = check_n_components(self.n_components, n)
-<<<<<<< HEAD
         roundoff = _kernel_roundoff(K)
         advice = _roundoff_advice(params)
-=======
         known_psd = self.kernel != "precomputed" and self._known_psd()
         matrix = f"{'centred ' if center else ''}kernel matrix"
         negatives = (
@@ -641,7 +611,6 @@ class KernelPCA(BaseEstimator):
             if known_psd
             else _negative_part(K, center, solver_params["random_state"])
         )
->>>>>>> dropin-kpca
 
         # With centring, the centring is folded into the products with K (an
         # iterative solver never needs K_c itself) and the dense solver
@@ -653,21 +622,14 @@ class KernelPCA(BaseEstimator):
         trace = float(np.trace(K, dtype=float))
         dtype = K.dtype
         del K
+        if solver_params["tol"] == 0:
+            solver_params["tol"] = _SOLVER_TOL[dtype == np.float32]
         mu, V = _top_eigenpairs(
             operator,
             n if k is None else k,
-<<<<<<< HEAD
-            self.eigen_solver,
-            _SOLVER_TOL[dtype == np.float32],
-            500,
-            random_state,
-            True,
-            self._known_psd(),
-=======
             overwrite=True,
             assume_psd=known_psd,
             **solver_params,
->>>>>>> dropin-kpca
         )
         # tr HKH = tr K - n g, with the grand mean g found during the solve.
         total = trace if centred is None else trace - n * centred.grand_mean
@@ -692,29 +654,18 @@ class KernelPCA(BaseEstimator):
         remove = self.remove_zero_eig
         keep = components_to_keep(
             mu,
-<<<<<<< HEAD
-            k,
-            f"{'centred ' if center else ''}kernel matrix",
-            "the kernel matrix has no positive eigenvalue"
-            + (" after centring" if center else "")
-            + ": there is no component"
-            + ("; " + advice if params["kernel"] == "gaussian" else ""),
-            stacklevel=3,
-            roundoff=roundoff,
-            advice=advice,
-        )
-        keep = _above_float32_roundoff(mu, keep, k, total, dtype)
-        mu, V = mu[:keep], V[:, :keep]
-        # The trace is at least the sum of the kept eigenvalues, which lie
-        # above the round-off; the subtraction tr K - n g can lose that much.
-        total = max(total, float(mu.sum()))
-=======
             k if remove is None else None,  # None: no warning
             matrix,
-            f"the {matrix} has no positive eigenvalue: there is no component",
+            f"the {matrix} has no positive eigenvalue: there is no component"
+            + ("; " + advice if params["kernel"] in _WIDTH_KERNELS else ""),
             stacklevel=3,
             indefinite=indefinite,
             scale=negative_scale,
+            roundoff=roundoff,
+            advice=advice,
+        )
+        keep = _above_float32_roundoff(
+            mu, keep, k if remove is None else None, total, dtype
         )
         if remove is False and k is not None:
             # scikit-learn's rule: n_components components; those of a zero
@@ -725,13 +676,15 @@ class KernelPCA(BaseEstimator):
         else:
             mu, V = mu[:keep], V[:, :keep]
             alphas = V / np.sqrt(mu)
-        scores = V * np.sqrt(mu)
+        # The trace is at least the sum of the kept eigenvalues, which lie
+        # above the round-off; the subtraction tr K - n g can lose that much.
+        total = max(total, float(mu.sum()))
+        scores = (V * np.sqrt(mu)).astype(dtype, copy=False)
         inverse_map = (
             ridge_preimage_fit(scores, X_fit, kernel, alpha)
             if inverse and kernel is not None and X_fit is not None
             else None
         )
->>>>>>> dropin-kpca
 
         self.eigenvalues_ = mu
         self.eigenvectors_ = V
@@ -741,12 +694,8 @@ class KernelPCA(BaseEstimator):
         self.explained_variance_ratio_ = mu / total
         self.n_components_ = mu.size
         self.n_samples_ = n
-<<<<<<< HEAD
         self._set_n_features(n_features, names)
-=======
-        self.n_features_in_ = n_features
         self.gamma_ = gamma
->>>>>>> dropin-kpca
         self.X_fit_ = X_fit
         if centred is not None and _shifts_data(params, X_fit):
             assert X_fit is not None
@@ -760,13 +709,26 @@ class KernelPCA(BaseEstimator):
         else:
             for stale in ("kernel_col_means_", "kernel_mean_"):
                 self.__dict__.pop(stale, None)
-<<<<<<< HEAD
+        if inverse_map is not None:
+            self.dual_coef_ = inverse_map
+            self.X_transformed_fit_ = scores
+        else:
+            for stale in ("dual_coef_", "X_transformed_fit_"):
+                self.__dict__.pop(stale, None)
         self._fitted_params = params
-        return (V * np.sqrt(mu)).astype(dtype, copy=False)
+        return scores
+
+    def _fitted_model(self) -> KernelPCA:
+        """An unfitted copy with the parameters of the last fit."""
+        return type(self)(**self._fitted_params)
 
     def _fitted_kernel(self) -> KernelFunction | None:
-        """The kernel of the last fit (None if precomputed), not of set_params since."""
-        return type(self)(**self._fitted_params).kernel_function()
+        """The kernel of the last fit (None if precomputed).
+
+        With the parameters and ``gamma_`` of that fit, not of set_params
+        since.
+        """
+        return self._fitted_model()._kernel(self.gamma_)
 
     def _centred_rows(
         self, X: np.ndarray, with_diagonal: bool = False
@@ -798,28 +760,13 @@ class KernelPCA(BaseEstimator):
         K_new = kernel(X, X_fit)
         diagonal = None
         if with_diagonal:
-            diagonal = kernel_diagonal(
-                params["kernel"],
-                X,
-                sigma=params["sigma"],
-                degree=params["degree"],
-                coef0=params["coef0"],
-            )
+            diagonal = self._fitted_diagonal(X)
         if col_means is None:
             return K_new, diagonal
         if diagonal is not None:
             diagonal = diagonal - 2.0 * K_new.mean(axis=1) + grand_mean
         centred = _center_test_kernel_with_means(K_new, col_means, grand_mean)
         return centred.astype(K_new.dtype, copy=False), diagonal
-=======
-        if inverse_map is not None:
-            self.dual_coef_ = inverse_map
-            self.X_transformed_fit_ = scores
-        else:
-            for stale in ("dual_coef_", "X_transformed_fit_"):
-                self.__dict__.pop(stale, None)
-        return scores
->>>>>>> dropin-kpca
 
     def transform(self, X: Any) -> np.ndarray:
         r"""Scores of new points: :math:`\tilde K_{\text{new}}\, \alpha`.
@@ -846,14 +793,8 @@ class KernelPCA(BaseEstimator):
             accept_sparse=_is_sparse(self.X_fit_) or self._accepts_sparse,
         )
         check_n_features(self, X)
-<<<<<<< HEAD
         K_new, _ = self._centred_rows(X)
         return K_new @ self.alphas_.astype(K_new.dtype, copy=False)
-=======
-        kernel = self._kernel(self.gamma_)
-        assert kernel is not None  # X_fit_ is None for precomputed kernels
-        return self._scores(kernel(X, self.X_fit_))
->>>>>>> dropin-kpca
 
     def inverse_transform(self, X: Any) -> np.ndarray:
         r"""Pre-images of scores by the learned map (``fit_inverse_transform``).
@@ -885,13 +826,13 @@ class KernelPCA(BaseEstimator):
                 "when the model was fitted, so inverse_transform is not "
                 "available"
             )
-        Z = check_array(X, "X")
+        Z = check_array(X, "X", keep_float32=True)
         if Z.shape[1] != self.X_transformed_fit_.shape[1]:
             raise ValueError(
                 f"X has {Z.shape[1]} columns, but the model has "
                 f"{self.X_transformed_fit_.shape[1]} components"
             )
-        kernel = self._kernel(self.gamma_)
+        kernel = self._fitted_kernel()
         assert kernel is not None
         return ridge_preimage(
             Z, self.X_transformed_fit_, self.dual_coef_, kernel
@@ -934,26 +875,42 @@ class KernelPCA(BaseEstimator):
         ndarray, shape (m,)
         """
         check_is_fitted(self, "eigenvectors_")
-        kernel = self._kernel(self.gamma_)
-        if kernel is None:
+        if self.X_fit_ is None:
             raise ValueError(
                 "a precomputed kernel has no kernel function to evaluate"
             )
-        X = check_array(X, "X")
+        self._check_feature_names(X, reset=False)
+        X = check_array(
+            X,
+            "X",
+            keep_float32=True,
+            accept_sparse=_is_sparse(self.X_fit_) or self._accepts_sparse,
+        )
         check_n_features(self, X)
+        return self._fitted_diagonal(X)
+
+    def _fitted_diagonal(self, X: Any) -> np.ndarray:
+        """``kernel_diagonal`` of validated ``X``, with the fitted parameters."""
+        model = self._fitted_model()
+        kernel = model._kernel(self.gamma_)
+        assert kernel is not None
+        if _is_sparse(X):
+            X = X.toarray()  # m x n_features: no larger than the rows
+        X = np.asarray(X, dtype=float)
         squared = np.einsum("ij,ij->i", X, X)
-        name = self.kernel
+        name = model.kernel
         if name in ("gaussian", "rbf"):
             return np.ones(X.shape[0])
         if name == "linear":
             return squared
         if name == "cosine":
-            return (np.max(np.abs(X), axis=1) > 0).astype(float)
+            return (np.max(np.abs(X), axis=1, initial=0.0) > 0).astype(float)
         gamma = float(self.gamma_) if self.gamma_ is not None else 1.0
+        coef0 = float(model.coef0)
         if name == "sigmoid":
-            return np.tanh(gamma * squared + float(self.coef0))
+            return np.tanh(gamma * squared + coef0)
         if name in ("polynomial", "poly"):
-            return (gamma * squared + float(self.coef0)) ** self._degree()
+            return (gamma * squared + coef0) ** model._degree()
         return np.array([float(kernel(row[None, :])[0, 0]) for row in X])
 
     def _check_kernel_rows(self, K_new: Any, name: str) -> np.ndarray:
@@ -971,7 +928,6 @@ class KernelPCA(BaseEstimator):
         if hasattr(self, "kernel_col_means_"):
             K_new = _center_test_kernel_with_means(
                 K_new, self.kernel_col_means_, self.kernel_mean_
-<<<<<<< HEAD
             ).astype(K_new.dtype, copy=False)
         return K_new @ self.alphas_.astype(K_new.dtype, copy=False)
 
@@ -1029,21 +985,19 @@ def _shifts_data(params: dict[str, Any], X_fit: Any) -> bool:
 
 def _roundoff_advice(params: dict[str, Any]) -> str:
     """What to do when the centred kernel is lost in the round-off of K."""
-    if params["kernel"] == "gaussian":
+    if params["kernel"] in _WIDTH_KERNELS:
         return (
-            "sigma is so large against the spread of X that the kernel is "
-            "nearly constant: decrease sigma or scale X"
+            "the kernel width (sigma, or 1/sqrt(2 gamma)) is so large "
+            "against the spread of X that the kernel is nearly constant: "
+            "decrease sigma (increase gamma) or scale X"
         )
-    if params["kernel"] == "polynomial":
+    if params["kernel"] in ("polynomial", "poly"):
         return (
             "the polynomial kernel of data far from the origin is a large "
             "constant plus a small variation, which float64 cannot hold: "
             "centre or scale X first"
         )
     return "centre or scale X first"
-=======
-            )
-        return K_new @ self.alphas_
 
 
 # The kernels with parameters, as small classes rather than closures: a
@@ -1072,9 +1026,14 @@ class _Polynomial:
         if self.gamma != 1.0:
             # (g x.y + c)^p is the kernel (x'.y' + c)^p of x' = sqrt(g) x.
             root = math.sqrt(self.gamma)
-            X = check_array(X, "X") * root
-            Y = None if Y is None else check_array(Y, "Y") * root
+            X = self._scaled(X, "X", root)
+            Y = None if Y is None else self._scaled(Y, "Y", root)
         return polynomial_kernel(X, Y, degree=self.degree, coef0=self.coef0)
+
+    @staticmethod
+    def _scaled(X: Any, name: str, root: float) -> Any:
+        X = check_array(X, name, keep_float32=True, accept_sparse=True)
+        return X * X.dtype.type(root)  # float32 stays float32
 
 
 def _negative_part(
@@ -1102,7 +1061,7 @@ def _negative_part(
     rng = np.random.default_rng(seed)
     Q = np.empty((steps, n))
     AQ = np.empty((steps, n))
-    q = rng.uniform(-1.0, 1.0, n)
+    q = np.asarray(rng.uniform(-1.0, 1.0, size=n), dtype=float)
     size = 0
     for j in range(steps):
         q /= np.linalg.norm(q)
@@ -1117,4 +1076,3 @@ def _negative_part(
         q = w
     T = Q[:size] @ AQ[:size].T
     return float(scipy.linalg.eigvalsh(symmetrize(T), check_finite=False)[0])
->>>>>>> dropin-kpca

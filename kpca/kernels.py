@@ -670,7 +670,7 @@ def sigmoid_kernel(
         T += offset
         np.tanh(T, out=T)
 
-    return _tiled(X, Y, finish)
+    return _tiled(X, Y, finish, what="the sigmoid kernel")
 
 
 def cosine_kernel(X, Y=None) -> np.ndarray:
@@ -710,4 +710,9 @@ def cosine_kernel(X, Y=None) -> np.ndarray:
         norms[norms == 0] = 1.0
         return A / norms
 
-    return _tiled(unit_rows(X), None if Y is None else unit_rows(Y), None)
+    return _tiled(
+        unit_rows(X),
+        None if Y is None else unit_rows(Y),
+        None,
+        what="the cosine kernel",
+    )

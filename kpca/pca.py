@@ -37,17 +37,13 @@ from ._validation import (
     check_array,
     check_bool,
     check_choice,
-    check_generator,
     check_is_fitted,
     check_nonnegative_int,
     check_positive_int,
     check_real,
+    random_seed,
 )
-<<<<<<< HEAD
-from .eigen import RANK_RTOL, _components_to_keep, _top_eigenpairs, align_signs
-=======
-from .eigen import _top_eigenpairs, align_signs
->>>>>>> dropin-kpca
+from .eigen import RANK_RTOL, _top_eigenpairs, align_signs
 
 __all__ = ["PCA", "PCA_SOLVERS"]
 
@@ -343,7 +339,7 @@ class PCA(BaseEstimator):
                 "power_iteration_normalizer",
                 _NORMALIZERS,
             ),
-            rng=check_generator(self.random_state),
+            rng=np.random.default_rng(random_seed(self.random_state)),
         )
         tol = check_real(self.tol, "tol")
         if tol < 0:
@@ -416,12 +412,8 @@ class PCA(BaseEstimator):
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
-<<<<<<< HEAD
         total = data.total
-        keep = _components_to_keep(
-=======
         keep = components_to_keep(
->>>>>>> dropin-kpca
             mu if total > 0 else np.zeros_like(mu),
             k if how == "int" else None,
             "centred data",
@@ -915,10 +907,9 @@ def _check_range(
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-<<<<<<< HEAD
-    A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
-    A *= 0.5
-    return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)
+    # A is a fresh product, free to overwrite.
+    A = symmetrize(A, inplace=True)
+    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
 
 
 def _iterative_svd(
@@ -1043,8 +1034,3 @@ def _minka_dimension(spectrum: np.ndarray, n: int) -> int:
         evidence = [_minka_log_evidence(spectrum, k, n) for k in range(1, d)]
     evidence = np.nan_to_num(np.asarray(evidence), nan=-np.inf)
     return int(np.argmax(evidence)) + 1
-=======
-    # A is a fresh product, free to overwrite.
-    A = symmetrize(A, inplace=True)
-    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
->>>>>>> dropin-kpca

@@ -171,20 +171,11 @@ def reconstruction_error(model: KernelPCA, X: Any) -> np.ndarray:
     _kernel_and_training_data(model, "reconstruction_error")
     X = check_array(X, "X")
     check_n_features(model, X)
-<<<<<<< HEAD
     # The kernel rows are evaluated once, for the centring and the scores,
     # as transform evaluates them.
     K_new, diag = model._centred_rows(X, with_diagonal=True)
     assert diag is not None
     Z = K_new @ model.alphas_
-=======
-    diag = model.kernel_diagonal(X)
-    # The kernel rows are evaluated once, for the centring and the scores.
-    K_new = kernel(X, X_fit)
-    if hasattr(model, "kernel_col_means_"):
-        diag = diag - 2.0 * K_new.mean(axis=1) + model.kernel_mean_
-    Z = model.scores_from_kernel(K_new)
->>>>>>> dropin-kpca
     return np.maximum(diag - np.einsum("ij,ij->i", Z, Z), 0.0)
 
 
@@ -244,22 +235,16 @@ def gaussian_preimage(
            [0., 1.]])
     """
     check_is_fitted(model, "eigenvectors_")
-<<<<<<< HEAD
     fitted = model._fitted_params  # not what set_params did since
-    if fitted["kernel"] != "gaussian":
+    if fitted["kernel"] not in ("gaussian", "rbf"):
         raise ValueError(
-            "gaussian_preimage needs a model fitted with kernel='gaussian', "
-            f"got {fitted['kernel']!r}"
-=======
-    if model.kernel not in ("gaussian", "rbf"):
-        raise ValueError(
-            "gaussian_preimage needs a model with kernel='gaussian' (or "
-            f"'rbf'), got {model.kernel!r}"
->>>>>>> dropin-kpca
+            "gaussian_preimage needs a model fitted with kernel='gaussian' "
+            f"(or 'rbf'), got {fitted['kernel']!r}"
         )
-    # "rbf" is the Gaussian kernel with gamma = 1 / (2 sigma^2).
-    sigma = model.sigma
-    if model.kernel == "rbf":
+    # "rbf" is the Gaussian kernel with gamma = 1 / (2 sigma^2); gamma_ is
+    # the gamma of the fit.
+    sigma = fitted["sigma"]
+    if fitted["kernel"] == "rbf":
         gamma = model.gamma_
         assert gamma is not None  # the rbf kernel always has one
         sigma = 1.0 / np.sqrt(2.0 * gamma)
@@ -278,13 +263,7 @@ def gaussian_preimage(
         if not active.any():
             break
         idx = np.flatnonzero(active)
-<<<<<<< HEAD
-        weights = Gamma[idx] * gaussian_kernel(
-            x[idx], X_fit, sigma=fitted["sigma"]
-        )
-=======
         weights = Gamma[idx] * gaussian_kernel(x[idx], X_fit, sigma=sigma)
->>>>>>> dropin-kpca
         denom = weights.sum(axis=1)
         ok = np.abs(denom) > 1e-12
         new = x[idx].copy()
