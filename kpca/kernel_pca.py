@@ -65,6 +65,7 @@ from .eigen import EIGEN_SOLVERS, _top_eigenpairs
 from .kernels import (
     KernelFunction,
     _kernel_roundoff,
+    check_sigma,
     cosine_kernel,
     gaussian_kernel,
     linear_kernel,
@@ -393,7 +394,7 @@ class KernelPCA(BaseEstimator):
                     "width is sigma; use kernel='rbf' with gamma (the same "
                     "model, gamma = 1/(2 sigma^2))"
                 )
-            return 0.5 / check_positive_float(self.sigma, "sigma") ** 2
+            return 0.5 / check_sigma(self.sigma, "sigma") ** 2
         if self.gamma is not None:
             return check_positive_float(self.gamma, "gamma")
         if kernel == "polynomial":
@@ -432,7 +433,7 @@ class KernelPCA(BaseEstimator):
         if kernel == "cosine":
             return cosine_kernel
         if kernel == "gaussian":
-            return _Gaussian(check_positive_float(self.sigma, "sigma"))
+            return _Gaussian(check_sigma(self.sigma, "sigma"))
         assert gamma is not None
         if kernel == "rbf":
             return _Gaussian(1.0 / math.sqrt(2.0 * gamma))
