@@ -682,7 +682,13 @@ class KernelPCA(BaseEstimator):
         total = max(total, float(mu.sum()))
         scores = (V * np.sqrt(mu)).astype(dtype, copy=False)
         inverse_map = (
-            ridge_preimage_fit(scores, X_fit, kernel, alpha)
+            # dual_coef_ is a dense n x n_features array whatever X is.
+            ridge_preimage_fit(
+                scores,
+                X_fit.toarray() if _is_sparse(X_fit) else X_fit,
+                kernel,
+                alpha,
+            )
             if inverse and kernel is not None and X_fit is not None
             else None
         )
