@@ -281,7 +281,11 @@ class KernelPCA(BaseEstimator):
     non-zero eigenvalue.  The iterative solvers stop at a residual, not
     after a fixed number of steps, and their answers are checked.
     ``alphas_`` is :math:`v_i/\sqrt{\mu_i}`, as in the notes.  Sparse input
-    is not accepted.
+    is accepted with the named kernels except ``"cosine"`` (and
+    ``"precomputed"``, whose kernel matrix is dense).  Transform,
+    :meth:`kernel_diagonal`, :meth:`inverse_transform` and
+    :mod:`kpca.preimage` use the parameters of the last fit, whatever
+    ``set_params`` changed since.
 
     The learned pre-image map (Bakır, Weston and Schölkopf [2]_) is kernel
     ridge regression from the scores back to the data, with the model's own
