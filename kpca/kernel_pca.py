@@ -647,15 +647,18 @@ class KernelPCA(BaseEstimator):
                 if isinstance(negatives, NegativeSpectrum)
                 else negative_spectrum(smallest=negatives, largest=mu[0])
             )
-            indefinite = found.significant
+            # Negative eigenvalues within the round-off of K as computed
+            # (a float32 kernel's, say) are not a sign of indefiniteness.
+            indefinite = found.significant and -found.smallest > roundoff
             negative_scale = abs(found.smallest) if indefinite else 0.0
-            warn_non_euclidean(
-                found,
-                matrix,
-                "It is not the Gram matrix of any feature vectors; the "
-                "directions of negative eigenvalues are left out.",
-                stacklevel=3,
-            )
+            if indefinite:
+                warn_non_euclidean(
+                    found,
+                    matrix,
+                    "It is not the Gram matrix of any feature vectors; the "
+                    "directions of negative eigenvalues are left out.",
+                    stacklevel=3,
+                )
         remove = self.remove_zero_eig
         keep = components_to_keep(
             mu,
