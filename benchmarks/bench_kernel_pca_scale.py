@@ -140,9 +140,7 @@ def build(method: str, m: int):
         # The centred matrix is built by prepare() before the clock starts.
         # The solver KernelPCA runs, without the public function's input
         # validation (its copy and symmetrisation would double the memory).
-        return lambda Kc: kpca.eigen._top_eigenpairs(
-            Kc, k, "auto", 1e-10, 500, None, True, True
-        )[0]
+        return lambda Kc: kpca.eigen._top_eigenpairs(Kc, k, overwrite=True)[0]
     if method == "kpca nystroem uniform":
         return lambda X: _fit(
             kpca.NystroemKernelPCA(k, sigma=SIGMA, n_landmarks=m), X

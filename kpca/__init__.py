@@ -6,7 +6,8 @@ shows the transpose wherever it carries a formula over.
 
 The algorithms need only NumPy and SciPy:
 
-kernels       linear, polynomial and Gaussian kernels, squared distances
+kernels       linear, polynomial, Gaussian, sigmoid and cosine kernels,
+              squared distances
 feature_maps  explicit feature maps behind the kernels
 centering     centring kernel matrices in feature space
 eigen         top eigenpairs of symmetric matrices and the sign convention
@@ -30,11 +31,13 @@ from .eigen import align_signs, numerical_rank, top_eigenpairs
 from .feature_maps import gaussian_feature_map_1d, polynomial_feature_map
 from .kernel_pca import KernelPCA
 from .kernels import (
+    cosine_kernel,
     gaussian_kernel,
     kernel_diagonal,
     linear_kernel,
     make_kernel,
     polynomial_kernel,
+    sigmoid_kernel,
     squared_distances,
 )
 from .mds import ClassicalMDS, NonEuclideanWarning, double_center
@@ -73,6 +76,8 @@ __all__ = [  # noqa: RUF022
     "linear_kernel",
     "polynomial_kernel",
     "gaussian_kernel",
+    "sigmoid_kernel",
+    "cosine_kernel",
     "squared_distances",
     "kernel_diagonal",
     "make_kernel",

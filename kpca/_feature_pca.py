@@ -41,9 +41,12 @@ import scipy.linalg
 
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._dask import is_dask_array
+from ._spectrum import components_to_keep, symmetrize
 from ._threads import one_blas_thread
-from ._validation import check_n_components
-from .eigen import _DENSE_UP_TO, _components_to_keep, top_eigenpairs
+from ._tuning import DENSE_UP_TO
+from ._validation import check_n_components, random_seed
+from .eigen import top_eigenpairs
+from .eigen._signs import sign_flips
 from .landmarks import _uniform_sample
 from .streaming import (
     StreamingMoments,
@@ -81,7 +84,7 @@ def _top_eigenpairs(
     than a streamed fit of 10^4 points.
     """
     r = C.shape[0]
-    if k is not None and r > _DENSE_UP_TO and k <= r // 10:
+    if k is not None and r > DENSE_UP_TO and k <= r // 10:
         return top_eigenpairs(C, k, solver="auto", random_state=0)
     return _descending_eigh(C)
 
@@ -225,11 +228,11 @@ def _pca_of_moments(
     scatter, raw_mean = moments.scatter, moments.mean
     assert scatter is not None and raw_mean is not None
     C = scatter if W is None else W.T @ scatter @ W
-    C = 0.5 * (C + C.T)
+    C = symmetrize(C, inplace=W is not None)
     mu, V = _top_eigenpairs(C, k)
     if k is not None:  # the full decomposition gives them all
         mu, V = mu[:k], V[:, :k]
-    keep = _components_to_keep(
+    keep = components_to_keep(
         mu,
         k,
         "centred approximate kernel matrix",
@@ -244,11 +247,9 @@ def _pca_of_moments(
     k = keep if k is None else min(k, keep)
     mu, V = mu[:k].copy(), V[:, :k].copy()
     A = V if W is None else W @ V
-    # Signs: the largest coefficient of each direction over g is positive.
-    # A = W V does not depend on the signs eigh gave the columns of W.
-    rows_max = np.argmax(np.abs(A), axis=0)
-    signs = np.sign(A[rows_max, np.arange(k)])
-    signs[signs == 0] = 1.0
+    # Signs: kpca's rule (align_signs) on the coefficients of each direction
+    # over g; A = W V does not depend on the signs eigh gave W's columns.
+    signs = sign_flips(A)
     V *= signs
     A = V if W is None else A * signs
     return _ChunkedFit(raw_mean.copy(), mu, A, V, n)
@@ -339,18 +340,7 @@ class _ChunkedFeaturePCA(BaseEstimator):
             )
         if self.chunk_size is not None:
             _check_chunk_size(self.chunk_size)
-        seed = self.random_state
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
-        ):
-            raise TypeError(
-                f"random_state must be None or an integer, got {seed!r}"
-            )
-        if seed is not None and seed < 0:
-            raise ValueError(
-                f"random_state must be a non-negative integer, got {seed!r}"
-            )
-        return {"seed": 0 if seed is None else int(seed)}
+        return {"seed": random_seed(self.random_state)}
 
     def _chunk_rows(self, width: int) -> int:
         if self.chunk_size is not None:

@@ -30,6 +30,7 @@ __all__ = [
     "check_real",
     "check_square",
     "check_symmetric",
+    "random_seed",
 ]
 
 
@@ -342,10 +343,49 @@ def check_generator(
     return np.random.default_rng(0 if value is None else int(value))
 
 
-def check_random_state(value: Any, name: str = "random_state") -> int | None:
-    """Raise ``TypeError`` unless ``value`` is None or an integer seed."""
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, numbers.Integral)
+def check_random_state(
+    value: Any, name: str = "random_state"
+) -> int | np.random.Generator | np.random.RandomState | None:
+    """Validate a ``random_state``: the one rule of every :mod:`kpca` estimator.
+
+    Accepted: None, a non-negative integer seed, a
+    :class:`numpy.random.Generator` or a :class:`numpy.random.RandomState`
+    (as scikit-learn accepts them).  Anything else raises an error that
+    names the parameter: a :class:`TypeError` for another type, a
+    :class:`ValueError` for a negative seed (NumPy's seeds are
+    non-negative).  The value is returned unchanged; :func:`random_seed`
+    turns it into the integer seed the algorithms use.
+    """
+    if value is None or isinstance(
+        value, (np.random.Generator, np.random.RandomState)
     ):
-        raise TypeError(f"{name} must be None or an integer, got {value!r}")
-    return None if value is None else int(value)
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(
+            f"{name} must be None, a non-negative integer, a "
+            f"numpy.random.Generator or a numpy.random.RandomState, got "
+            f"{value!r}"
+        )
+    if value < 0:
+        raise ValueError(
+            f"{name} must be a non-negative integer, got {value!r}"
+        )
+    return int(value)
+
+
+def random_seed(value: Any, name: str = "random_state") -> int:
+    """The integer seed of a ``random_state``, validated by :func:`check_random_state`.
+
+    An integer is its own seed and None means 0, so that :mod:`kpca`'s
+    results are reproducible by default.  A generator gives a seed drawn
+    from it (and advances it), so that successive fits with one generator
+    differ, as in scikit-learn.
+    """
+    value = check_random_state(value, name)
+    if value is None:
+        return 0
+    if isinstance(value, np.random.Generator):
+        return int(value.integers(2**63))
+    if isinstance(value, np.random.RandomState):
+        return int(value.randint(2**63 - 1, dtype=np.int64))
+    return value

@@ -24,11 +24,13 @@ from ._validation import (
 
 __all__ = [
     "KernelFunction",
+    "cosine_kernel",
     "gaussian_kernel",
     "kernel_diagonal",
     "linear_kernel",
     "make_kernel",
     "polynomial_kernel",
+    "sigmoid_kernel",
     "squared_distances",
 ]
 
@@ -633,3 +635,93 @@ def kernel_diagonal(
     degree = check_nonnegative_int(degree, "degree")  # polynomial
     coef0 = check_real(coef0, "coef0")
     return (coef0 + squared_norms) ** degree
+
+
+def sigmoid_kernel(
+    X, Y=None, gamma: float | None = None, coef0: float = 1.0
+) -> np.ndarray:
+    r"""Sigmoid kernel :math:`k(x, y) = \tanh(\gamma\, x^\top y + c)`.
+
+    The kernel of a neural network's hidden unit.  It is *not* positive
+    semi-definite in general (for :math:`c > 0` it never is for all
+    :math:`\gamma`), so kernel PCA with it may meet negative eigenvalues; see
+    :class:`kpca.NonEuclideanWarning`.
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+    gamma : float, optional
+        The slope :math:`\gamma`; ``1 / n_features`` when None (as in
+        scikit-learn).
+    coef0 : float, default 1.0
+        The offset :math:`c`.
+
+    Returns
+    -------
+    K : ndarray, shape (n_samples_X, n_samples_Y)
+        Values in :math:`(-1, 1)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sigmoid_kernel(np.array([[1.0], [-1.0]]), gamma=1.0, coef0=0.0).round(4)
+    array([[ 0.7616, -0.7616],
+           [-0.7616,  0.7616]])
+    """
+    X, Y = _pair(X, Y)
+    slope = 1.0 / X.shape[1] if gamma is None else check_real(gamma, "gamma")
+    offset = check_real(coef0, "coef0")
+
+    def finish(T, X_rows, Y_rows, sq_rows, sq_cols, diagonal):
+        T *= slope
+        T += offset
+        np.tanh(T, out=T)
+
+    return _tiled(X, Y, finish, what="the sigmoid kernel")
+
+
+def cosine_kernel(X, Y=None) -> np.ndarray:
+    r"""Cosine kernel :math:`k(x, y) = x^\top y / (\lVert x\rVert\,\lVert y\rVert)`.
+
+    The linear kernel of the rows scaled to unit length; a zero row has
+    kernel 0 with every row (as in scikit-learn).
+
+    Parameters
+    ----------
+    X : array_like, shape (n_samples_X, n_features)
+    Y : array_like, shape (n_samples_Y, n_features), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    K : ndarray, shape (n_samples_X, n_samples_Y)
+        Values in :math:`[-1, 1]`, ones on the diagonal (for non-zero rows)
+        when ``Y`` is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cosine_kernel(np.array([[3.0, 4.0], [0.0, 2.0]]))
+    array([[1. , 0.8],
+           [0.8, 1. ]])
+    """
+    X, Y = _pair(X, Y)
+
+    def unit_rows(A: np.ndarray) -> np.ndarray:
+        # Scaled by the largest magnitude first, so that no square
+        # overflows or underflows.
+        scale = np.max(np.abs(A), axis=1, keepdims=True)
+        scale[scale == 0] = 1.0
+        A = A / scale
+        norms = np.sqrt(np.einsum("ij,ij->i", A, A))[:, None]
+        norms[norms == 0] = 1.0
+        return A / norms
+
+    return _tiled(
+        unit_rows(X),
+        None if Y is None else unit_rows(Y),
+        None,
+        what="the cosine kernel",
+    )

@@ -32,13 +32,16 @@ Algorithms* (SODA), 1027-1035, 2007.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 
 from ._threads import one_blas_thread
+from ._validation import (
+    check_nonnegative_int,
+    check_positive_int,
+    random_seed,
+)
 from .kernels import squared_distances
 from .streaming import iter_chunks
 
@@ -67,29 +70,6 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 def _seed_word(random_state: int | None) -> np.uint64:
     seed = 0 if random_state is None else int(random_state)
     return np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-
-
-def _check_seed(random_state: Any) -> int | None:
-    if random_state is not None and (
-        isinstance(random_state, bool)
-        or not isinstance(random_state, numbers.Integral)
-    ):
-        raise TypeError(
-            f"random_state must be None or an integer, got {random_state!r}"
-        )
-    if random_state is not None and random_state < 0:
-        raise ValueError(
-            f"random_state must be a non-negative integer, got {random_state!r}"
-        )
-    return None if random_state is None else int(random_state)
-
-
-def _check_count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a positive integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def _keys(offset: int, rows: int, base: np.uint64) -> np.ndarray:
@@ -160,7 +140,7 @@ def uniform_landmarks(
     n_landmarks : int
         :math:`m`; all rows are returned (in a random order) when ``X`` has
         fewer.
-    random_state : int, optional
+    random_state : int, numpy.random.Generator or RandomState, optional
         Seed (0 when None).  The result depends only on the seed and the row
         order, not on how ``X`` is cut into chunks.
 
@@ -179,8 +159,8 @@ def uniform_landmarks(
     >>> bool(np.array_equal(uniform_landmarks(chunks, 3, random_state=0), Z))
     True
     """
-    n_landmarks = _check_count(n_landmarks, "n_landmarks")
-    random_state = _check_seed(random_state)
+    n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
+    random_state = random_seed(random_state)
     sample, _ = _uniform_sample(
         iter_chunks(X, _CHUNK_ROWS), n_landmarks, random_state
     )
@@ -257,7 +237,7 @@ def kmeans_landmarks(
     n_landmarks : int
         :math:`m`; when the sample has at most :math:`m` rows they are
         returned as they are.
-    random_state : int, optional
+    random_state : int, numpy.random.Generator or RandomState, optional
         Seed of the sample and of the seeding (0 when None).
     sample_size : int, optional
         Rows on which k-means runs; at least ``n_landmarks``.
@@ -280,22 +260,13 @@ def kmeans_landmarks(
     >>> sorted(int(v) for v in Z[:, 0].round())
     [0, 10]
     """
-    n_landmarks = _check_count(n_landmarks, "n_landmarks")
-    random_state = _check_seed(random_state)
-    if isinstance(max_iter, bool) or not isinstance(
-        max_iter, numbers.Integral
-    ):
-        raise TypeError(
-            f"max_iter must be a non-negative integer, got {max_iter!r}"
-        )
-    if max_iter < 0:
-        raise ValueError(
-            f"max_iter must be a non-negative integer, got {max_iter!r}"
-        )
+    n_landmarks = check_positive_int(n_landmarks, "n_landmarks")
+    random_state = random_seed(random_state)
+    max_iter = check_nonnegative_int(max_iter, "max_iter")
     if sample_size is None:
         sample_size = 10 * n_landmarks
     else:
-        sample_size = _check_count(sample_size, "sample_size")
+        sample_size = check_positive_int(sample_size, "sample_size")
         if sample_size < n_landmarks:
             raise ValueError(
                 f"sample_size must be at least n_landmarks={n_landmarks}, got {sample_size}"

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ._base import BaseEstimator
+from ._spectrum import RANK_RTOL, NonEuclideanWarning, symmetrize
 from ._validation import (
     check_array,
     check_choice,
@@ -31,14 +32,10 @@ from ._validation import (
     check_symmetric,
 )
 from .centering import _center_kernel_inplace
-from .eigen import RANK_RTOL, _top_eigenpairs
+from .eigen import _top_eigenpairs
 from .kernels import squared_distances
 
 __all__ = ["ClassicalMDS", "NonEuclideanWarning", "double_center"]
-
-
-class NonEuclideanWarning(UserWarning):
-    """The dissimilarities are not the distances of any Euclidean configuration."""
 
 
 def double_center(D2) -> np.ndarray:
@@ -234,8 +231,7 @@ class ClassicalMDS(BaseEstimator):
                     f"entry is {float(np.max(D)):.3g}): scale the "
                     "dissimilarities"
                 )
-            D2 += D2.T
-            D2 *= 0.5
+            D2 = symmetrize(D2, inplace=True)
             n_features = D.shape[0]
         else:
             # float64 work, whatever the input: the sign test of the
@@ -256,7 +252,7 @@ class ClassicalMDS(BaseEstimator):
         G = _center_kernel_inplace(D2, symmetric=True)[0]
         G *= -0.5
         spectrum, V = _top_eigenpairs(
-            G.copy(), n, "dense", 1e-10, 500, None, True, False
+            G.copy(), n, solver="dense", overwrite=True, assume_psd=False
         )
         largest = float(np.max(np.abs(spectrum)))
         cutoff = RANK_RTOL * largest

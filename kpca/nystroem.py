@@ -42,12 +42,17 @@ from typing import Any
 import numpy as np
 
 from ._feature_pca import _ChunkedFeaturePCA, _descending_eigh, _FeatureMap
-from ._validation import check_array, check_choice, check_symmetric
+from ._spectrum import symmetrize
+from ._validation import (
+    check_array,
+    check_choice,
+    check_positive_int,
+    check_symmetric,
+)
 from .eigen import numerical_rank
 from .kernels import _kernel_roundoff, make_kernel
 from .landmarks import (
     LANDMARK_METHODS,
-    _check_count,
     _kmeans,
 )
 
@@ -104,7 +109,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     chunk_size : int, optional
         Rows per chunk; by default about :math:`2^{21}/m` (16 MB blocks).
         The result does not depend on it beyond round-off.
-    random_state : int, optional
+    random_state : int, numpy.random.Generator or RandomState, optional
         Seed of the landmark choice (0 when None, so fits are reproducible).
 
     Notes
@@ -244,7 +249,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         params["kernel"] = self.kernel_function()
         if isinstance(self.landmarks, str):
             check_choice(self.landmarks, "landmarks", LANDMARK_METHODS)
-            params["m"] = _check_count(self.n_landmarks, "n_landmarks")
+            params["m"] = check_positive_int(self.n_landmarks, "n_landmarks")
             params["points"] = None
         else:
             points = check_array(self.landmarks, "landmarks")
@@ -283,7 +288,7 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
         K_mm = kernel(points)
         if callable(self.kernel):
             check_symmetric(K_mm, "kernel(landmarks, landmarks)")
-            K_mm = 0.5 * (K_mm + K_mm.T)
+            K_mm = symmetrize(K_mm, inplace=True)
         roundoff = _kernel_roundoff(K_mm)
         lam, U = _descending_eigh(K_mm)
         r = numerical_rank(lam)

@@ -32,18 +32,19 @@ from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
+from ._spectrum import components_to_keep, symmetrize
 from ._validation import (
     _is_sparse,
     check_array,
     check_bool,
     check_choice,
-    check_generator,
     check_is_fitted,
     check_nonnegative_int,
     check_positive_int,
     check_real,
+    random_seed,
 )
-from .eigen import RANK_RTOL, _components_to_keep, _top_eigenpairs, align_signs
+from .eigen import RANK_RTOL, _top_eigenpairs, align_signs
 from .streaming import StreamingMoments, iter_chunks
 
 __all__ = ["PCA", "PCA_SOLVERS"]
@@ -340,7 +341,7 @@ class PCA(BaseEstimator):
                 "power_iteration_normalizer",
                 _NORMALIZERS,
             ),
-            rng=check_generator(self.random_state),
+            rng=np.random.default_rng(random_seed(self.random_state)),
         )
         tol = check_real(self.tol, "tol")
         if tol < 0:
@@ -458,7 +459,7 @@ class PCA(BaseEstimator):
         (eigenvectors of the Gram matrix, the map :math:`Y \\mapsto X_c^\\top Y`)
         that gives the directions from them.
         """
-        keep = _components_to_keep(
+        keep = components_to_keep(
             mu if total > 0 else np.zeros_like(mu),
             k if how == "int" else None,
             "centred data",
@@ -1098,9 +1099,9 @@ def _check_range(
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    A += A.T  # exactly symmetric; A is a fresh product, free to overwrite
-    A *= 0.5
-    return _top_eigenpairs(A, k, "dense", 1e-10, 500, None, True, True)
+    # A is a fresh product, free to overwrite.
+    A = symmetrize(A, inplace=True)
+    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
 
 
 def _iterative_svd(

@@ -20,7 +20,12 @@ It is a combination of training feature vectors and is known only through
   and its reconstruction (a novelty score);
 * :func:`gaussian_preimage`, an approximate pre-image :math:`x` with
   :math:`\phi(x) \approx \psi(z)` for the Gaussian kernel, by the fixed-point
-  iteration of Mika et al. (1999).
+  iteration of Mika et al. (1999);
+* :func:`ridge_preimage_fit` and :func:`ridge_preimage`, the *learned*
+  pre-image map of Bakır, Weston and Schölkopf (2004), for every kernel:
+  kernel ridge regression from the scores back to the data, which is what
+  ``KernelPCA(fit_inverse_transform=True).inverse_transform`` (and
+  scikit-learn's) computes.
 
 Rows are samples, as everywhere in :mod:`kpca`.
 """
@@ -31,6 +36,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import scipy.linalg
 
 from ._base import check_n_features
 from ._validation import (
@@ -50,6 +56,8 @@ __all__ = [
     "feature_space_coefficients",
     "gaussian_preimage",
     "reconstruction_error",
+    "ridge_preimage",
+    "ridge_preimage_fit",
 ]
 
 
@@ -228,11 +236,18 @@ def gaussian_preimage(
     """
     check_is_fitted(model, "eigenvectors_")
     fitted = model._fitted_params  # not what set_params did since
-    if fitted["kernel"] != "gaussian":
+    if fitted["kernel"] not in ("gaussian", "rbf"):
         raise ValueError(
-            "gaussian_preimage needs a model fitted with kernel='gaussian', "
-            f"got {fitted['kernel']!r}"
+            "gaussian_preimage needs a model fitted with kernel='gaussian' "
+            f"(or 'rbf'), got {fitted['kernel']!r}"
         )
+    # "rbf" is the Gaussian kernel with gamma = 1 / (2 sigma^2); gamma_ is
+    # the gamma of the fit.
+    sigma = fitted["sigma"]
+    if fitted["kernel"] == "rbf":
+        gamma = model.gamma_
+        assert gamma is not None  # the rbf kernel always has one
+        sigma = 1.0 / np.sqrt(2.0 * gamma)
     max_iter = check_nonnegative_int(max_iter, "max_iter")
     tol = check_positive_float(tol, "tol")
     Gamma = feature_space_coefficients(model, Z)
@@ -248,9 +263,7 @@ def gaussian_preimage(
         if not active.any():
             break
         idx = np.flatnonzero(active)
-        weights = Gamma[idx] * gaussian_kernel(
-            x[idx], X_fit, sigma=fitted["sigma"]
-        )
+        weights = Gamma[idx] * gaussian_kernel(x[idx], X_fit, sigma=sigma)
         denom = weights.sum(axis=1)
         ok = np.abs(denom) > 1e-12
         new = x[idx].copy()
@@ -266,3 +279,124 @@ def gaussian_preimage(
             stacklevel=2,
         )
     return x
+
+
+def ridge_preimage_fit(
+    Z: Any, X: Any, kernel: KernelFunction, alpha: float
+) -> np.ndarray:
+    r"""Learn the pre-image map: kernel ridge regression from scores to data.
+
+    Given the training scores :math:`Z` (rows :math:`z_j`) and the training
+    data :math:`X`, the map :math:`\hat x(z) = \sum_j k(z, z_j)\,
+    \beta_j` with the dual coefficients
+
+    .. math::
+
+        B = (k(Z, Z) + \alpha I)^{-1} X
+
+    minimises :math:`\sum_j \lVert x_j - \hat x(z_j)\rVert^2 + \alpha
+    \operatorname{tr} B^\top k(Z, Z) B` (Bakır, Weston and Schölkopf,
+    "Learning to find pre-images", NIPS 2004).  Any kernel works, including
+    those without a fixed-point pre-image; :class:`kpca.KernelPCA` uses its
+    own kernel on the scores, as scikit-learn does.
+
+    Parameters
+    ----------
+    Z : array_like, shape (n, k)
+        Training scores.
+    X : array_like, shape (n, d)
+        Training data.
+    kernel : callable
+        ``kernel(A, B=None)``, the kernel matrix between rows.
+    alpha : float
+        Ridge penalty :math:`\alpha \ge 0` (0 interpolates, when
+        :math:`k(Z, Z)` is invertible).
+
+    Returns
+    -------
+    B : ndarray, shape (n, d)
+        The dual coefficients (scikit-learn's ``dual_coef_``).
+
+    Raises
+    ------
+    ValueError
+        If :math:`k(Z, Z) + \alpha I` is singular (``alpha`` too small).
+
+    Examples
+    --------
+    With no penalty the map interpolates: it sends each training score to
+    its own point.
+
+    >>> import numpy as np
+    >>> from kpca.kernels import gaussian_kernel
+    >>> Z = np.array([[0.0], [1.0], [3.0]])
+    >>> X = np.array([[0.0, 1.0], [2.0, 1.0], [5.0, 0.0]])
+    >>> B = ridge_preimage_fit(Z, X, gaussian_kernel, 0.0)
+    >>> ridge_preimage(Z, Z, B, gaussian_kernel).round(8) + 0.0
+    array([[0., 1.],
+           [2., 1.],
+           [5., 0.]])
+    """
+    Z = check_array(Z, "Z")
+    X = check_array(X, "X")
+    alpha = float(alpha)
+    if Z.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"Z and X must have the same rows, got {Z.shape[0]} and "
+            f"{X.shape[0]}"
+        )
+    G = kernel(Z)
+    G.flat[:: G.shape[0] + 1] += alpha
+    try:
+        # Positive definite for a positive semi-definite kernel and alpha > 0.
+        return scipy.linalg.solve(G, X, assume_a="pos", overwrite_a=False)
+    except np.linalg.LinAlgError:
+        pass
+    try:  # an indefinite kernel (sigmoid, a user's): a symmetric solve
+        return scipy.linalg.solve(G, X, assume_a="sym", overwrite_a=True)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"the pre-image map cannot be learned: k(Z, Z) + alpha I is "
+            f"singular (alpha={alpha:g}); use a larger alpha"
+        ) from None
+
+
+def ridge_preimage(
+    Z: Any, Z_fit: np.ndarray, dual_coef: np.ndarray, kernel: KernelFunction
+) -> np.ndarray:
+    r"""Apply the learned pre-image map: :math:`\hat x(z) = k(z, Z_{\text{fit}})\,B`.
+
+    Parameters
+    ----------
+    Z : array_like, shape (m, k)
+        Scores to map back.
+    Z_fit : ndarray, shape (n, k)
+        The training scores the map was learned on.
+    dual_coef : ndarray, shape (n, d)
+        From :func:`ridge_preimage_fit`.
+    kernel : callable
+        The kernel it was learned with.
+
+    Returns
+    -------
+    ndarray, shape (m, d)
+
+    Examples
+    --------
+    With the linear kernel and a small penalty the map is nearly the least
+    squares line through the training pairs, here :math:`x = 3z`:
+
+    >>> import numpy as np
+    >>> from kpca.kernels import linear_kernel
+    >>> Z = np.array([[1.0], [2.0]])
+    >>> B = ridge_preimage_fit(Z, 3 * Z, linear_kernel, 1e-9)
+    >>> ridge_preimage(np.array([[4.0]]), Z, B, linear_kernel).round(6)
+    array([[12.]])
+    """
+    Z = check_array(Z, "Z")
+    if Z.shape[1] != Z_fit.shape[1]:
+        raise ValueError(
+            f"Z has {Z.shape[1]} columns, but the map was learned on "
+            f"{Z_fit.shape[1]}"
+        )
+    return kernel(Z, Z_fit) @ dual_coef

@@ -29,9 +29,8 @@ from typing import Any
 import numpy as np
 
 from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
-from ._validation import check_array
+from ._validation import check_array, check_positive_int
 from .kernels import check_sigma
-from .landmarks import _check_count
 
 __all__ = ["RandomFourierKernelPCA", "random_fourier_features"]
 
@@ -141,7 +140,7 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
         :math:`D`.
     chunk_size : int, optional
         Rows per chunk; by default about :math:`2^{21}/D`.
-    random_state : int, optional
+    random_state : int, numpy.random.Generator or RandomState, optional
         Seed of the frequencies and phases (0 when None).
 
     Notes
@@ -235,7 +234,9 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     def _check_params(self) -> dict[str, Any]:
         params = self._check_common()
         params["sigma"] = check_sigma(self.sigma)
-        params["D"] = _check_count(self.n_random_features, "n_random_features")
+        params["D"] = check_positive_int(
+            self.n_random_features, "n_random_features"
+        )
         return params
 
     def _width(self, params):

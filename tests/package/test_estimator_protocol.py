@@ -17,6 +17,8 @@ ESTIMATORS = [
     kpca.KernelPCA(n_components=3),
     kpca.KernelPCA(kernel="polynomial", degree=3, eigen_solver="dense"),
     kpca.KernelPCA(n_components=2, kernel="precomputed"),
+    kpca.KernelPCA(2, kernel="rbf", gamma=0.5, fit_inverse_transform=True),
+    kpca.KernelPCA(2, kernel="poly", eigen_solver="randomized"),
     kpca.ClassicalMDS(),
     kpca.ClassicalMDS(n_components=2, metric="precomputed"),
     kpca.NystroemKernelPCA(2, n_landmarks=10),

@@ -154,7 +154,7 @@ def test_uncentred_variant(rng):
         (dict(sigma=-2), ValueError, "sigma"),
         (dict(kernel="polynomial", degree=-1), ValueError, "degree"),
         (dict(kernel="polynomial", degree=1.5), TypeError, "degree"),
-        (dict(kernel="rbf"), ValueError, "kernel must be"),
+        (dict(kernel="rbff"), ValueError, "kernel must be"),
         (dict(kernel=3), TypeError, "kernel must be"),
         (dict(n_components=0), ValueError, "n_components"),
         (

@@ -1,0 +1,246 @@
+r"""Shared rules for the spectra the estimators keep: one home for each.
+
+* the rank cut: eigenvalues at or below :data:`RANK_RTOL` times the largest
+  count as zero (:func:`numerical_rank`), and an estimator keeps only the
+  eigenpairs above it, warning when ``n_components`` asked for more
+  (:func:`components_to_keep`);
+* symmetrisation: a matrix symmetric up to round-off is made exactly
+  symmetric, :math:`\tfrac12(A + A^\top)` (:func:`symmetrize`);
+* negative eigenvalues: a matrix that should be a Gram matrix (a centred
+  kernel matrix, a double-centred distance matrix) but has eigenvalues below
+  :math:`-\mathrm{RANK\_RTOL}\cdot\mu_1` is not the Gram matrix of any
+  points or feature vectors; :class:`NonEuclideanWarning` says so, with
+  the negative mass (:func:`negative_spectrum`, :func:`warn_non_euclidean`).
+
+This module is internal; :func:`kpca.numerical_rank`,
+:data:`kpca.eigen.RANK_RTOL` and :class:`kpca.NonEuclideanWarning` are its
+public face.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_array, check_positive_float
+
+__all__ = [
+    "RANK_RTOL",
+    "NegativeSpectrum",
+    "NonEuclideanWarning",
+    "components_to_keep",
+    "negative_spectrum",
+    "numerical_rank",
+    "symmetrize",
+    "warn_non_euclidean",
+]
+
+#: Eigenvalues at or below ``RANK_RTOL`` times the largest are treated as zero:
+#: below what double-precision centring and eigensolvers resolve, so never
+#: divided by.
+RANK_RTOL = 1e-10
+
+
+class NonEuclideanWarning(UserWarning):
+    """The dissimilarities are not the distances of any Euclidean configuration.
+
+    Also raised for a kernel matrix that is not positive semi-definite after
+    centring: it is then not the Gram matrix of any feature vectors, which
+    is the same statement (a centred Gram matrix of points is positive
+    semi-definite, and conversely).
+    """
+
+
+def numerical_rank(eigenvalues: Any, rtol: float = RANK_RTOL) -> int:
+    r"""Number of eigenvalues above ``rtol`` times the largest one.
+
+    This is the rank :math:`r` of the notes as a computer sees it:
+    eigenvalues of a positive semi-definite matrix that are zero in exact
+    arithmetic come out as round-off of either sign.
+
+    Parameters
+    ----------
+    eigenvalues : array_like, shape (n,)
+        Eigenvalues in any order.
+    rtol : float, default ``RANK_RTOL``
+        Relative threshold.
+
+    Returns
+    -------
+    int
+        The count, 0 if no eigenvalue is positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> numerical_rank(np.array([4.0, 1.0, 3e-15, -2e-15]))
+    2
+    """
+    w = check_array(eigenvalues, "eigenvalues", ndim=1, min_rows=0)
+    rtol = check_positive_float(rtol, "rtol")
+    if w.size == 0 or not np.max(w) > 0:
+        return 0
+    return int(np.count_nonzero(w > rtol * np.max(w)))
+
+
+def components_to_keep(
+    eigenvalues: np.ndarray,
+    n_components: int | None,
+    matrix: str,
+    empty_message: str,
+    stacklevel: int,
+    *,
+    indefinite: bool = False,
+    scale: float = 0.0,
+    roundoff: float = 0.0,
+    advice: str = "",
+) -> int:
+    """How many leading eigenpairs an estimator keeps: the numerical rank.
+
+    Raises ``ValueError(empty_message)`` when no eigenvalue is positive, and
+    warns when ``n_components`` asked for more than the rank of ``matrix``.
+    When the matrix is ``indefinite`` (it has eigenvalues below
+    ``-RANK_RTOL`` times the largest, already reported by
+    :func:`warn_non_euclidean`), the count is that of its positive
+    eigenvalues, not a numerical rank, and the warning says so.  ``scale``
+    is the largest magnitude of the whole spectrum when it is known to
+    exceed the largest eigenvalue (a negative one larger in magnitude): the
+    cut is then relative to it, so that round-off above zero is not kept.
+    ``roundoff`` bounds the error of the eigenvalues of the matrix as it
+    was computed (its entries' round-off, on the scale of the uncentred
+    matrix): eigenvalues at or below it are not resolved and count as zero
+    too; if none is left, ``ValueError`` ends with ``advice``, as does the
+    warning when the round-off is why fewer than ``n_components`` are kept.
+    """
+    w = np.asarray(eigenvalues, dtype=float)
+    top = max(float(np.max(w, initial=0.0)), float(scale))
+    keep = int(np.count_nonzero(w > RANK_RTOL * top)) if top > 0 else 0
+    if keep == 0:
+        raise ValueError(empty_message)
+    resolved = int(np.count_nonzero(w[:keep] > roundoff))
+    if resolved == 0:
+        raise ValueError(
+            f"the {matrix} is lost in round-off: its largest eigenvalue "
+            f"{w[0]:.3g} is below the round-off {roundoff:.3g} of "
+            f"the matrix as computed; {advice}"
+        )
+    if n_components is not None and resolved < n_components:
+        if resolved < keep:
+            what = (
+                f"the {resolved} eigenvalues of the {matrix} above the "
+                f"round-off {roundoff:.3g} of the matrix as computed"
+            )
+        elif indefinite:
+            what = (
+                f"the number {keep} of positive eigenvalues of the {matrix}, "
+                "which is not positive semi-definite"
+            )
+        else:
+            what = f"the numerical rank {keep} of the {matrix}"
+        warnings.warn(
+            f"n_components={n_components} exceeds {what}; keeping "
+            f"{resolved} components"
+            + ("" if resolved == keep else f"; {advice}"),
+            RuntimeWarning,
+            stacklevel=stacklevel + 1,
+        )
+    return resolved
+
+
+def symmetrize(A: np.ndarray, *, inplace: bool = False) -> np.ndarray:
+    r"""The exactly symmetric :math:`\tfrac12(A + A^\top)`.
+
+    In place (``A`` is overwritten and returned) or as a new array.  Both
+    orders of the sum give the same rounded numbers, so the result is exactly
+    symmetric.
+    """
+    if inplace:
+        A += A.T
+        A *= 0.5
+        return A
+    return 0.5 * (A + A.T)
+
+
+@dataclasses.dataclass(frozen=True)
+class NegativeSpectrum:
+    r"""What is known of the negative eigenvalues of a symmetric matrix.
+
+    ``smallest`` is the smallest eigenvalue (exact, or for a large matrix an
+    upper bound found by Lanczos: a Ritz value is never below it);
+    ``largest`` the largest; ``count`` and ``mass``, the number of
+    eigenvalues below ``-RANK_RTOL * largest`` and
+    :math:`\sum_{\mu<0}|\mu| / \sum|\mu|`, are None when only the
+    smallest eigenvalue was computed.
+    """
+
+    smallest: float
+    largest: float
+    count: int | None
+    mass: float | None
+
+    @property
+    def significant(self) -> bool:
+        """Whether an eigenvalue lies below ``-RANK_RTOL`` times the largest."""
+        scale = max(abs(self.largest), abs(self.smallest))
+        return self.smallest < -RANK_RTOL * scale
+
+
+def negative_spectrum(
+    spectrum: np.ndarray | None = None,
+    *,
+    smallest: float | None = None,
+    largest: float | None = None,
+) -> NegativeSpectrum:
+    """Summarise the negative part of ``spectrum`` (all eigenvalues), or of
+    the ``smallest`` and ``largest`` eigenvalues when that is all there is."""
+    if spectrum is not None:
+        spectrum = np.asarray(spectrum, dtype=float)
+        top = float(spectrum.max())
+        low = float(spectrum.min())
+        scale = max(abs(top), abs(low))
+        negative = spectrum < -RANK_RTOL * scale
+        total = float(np.sum(np.abs(spectrum)))
+        mass = (
+            float(np.sum(np.abs(spectrum[negative])) / total)
+            if total > 0
+            else 0.0
+        )
+        return NegativeSpectrum(low, top, int(negative.sum()), mass)
+    assert smallest is not None and largest is not None
+    return NegativeSpectrum(float(smallest), float(largest), None, None)
+
+
+def warn_non_euclidean(
+    found: NegativeSpectrum, matrix: str, consequence: str, stacklevel: int
+) -> None:
+    """Warn with :class:`NonEuclideanWarning` if ``found`` is significant.
+
+    The message names the ``matrix``, the negative eigenvalues (their count
+    and mass when known, the most negative and its share of the largest
+    magnitude) and the ``consequence`` for the estimator.
+    """
+    if not found.significant:
+        return
+    scale = max(abs(found.largest), abs(found.smallest))
+    share = abs(found.smallest) / scale
+    if found.count is not None:
+        what = (
+            f"{found.count} negative eigenvalue(s), negative mass "
+            f"{found.mass:.2%} of the sum of |eigenvalues|, the most "
+            f"negative {found.smallest:.4g} ({share:.2%} of the largest "
+            "magnitude)"
+        )
+    else:
+        what = (
+            f"an eigenvalue at or below {found.smallest:.4g} ({share:.2%} "
+            "of the largest magnitude)"
+        )
+    warnings.warn(
+        f"the {matrix} is not positive semi-definite: it has {what}. "
+        f"{consequence}",
+        NonEuclideanWarning,
+        stacklevel=stacklevel + 1,
+    )
