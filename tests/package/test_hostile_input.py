@@ -94,7 +94,12 @@ def test_polynomial_kernel_keeps_only_resolved_components(offset):
 
 def test_asking_for_unresolved_components_warns_with_the_reason():
     X = 1e3 + RNG.normal(size=(60, 2))
-    with pytest.warns(RuntimeWarning, match="round-off.*centre or scale"):
+    # Which of the small eigenvalues fall below the relative rank cut, and
+    # which only below the round-off, depends on the LAPACK build (numpy 1.24
+    # puts two more below the cut): either way the warning gives its reason.
+    with pytest.warns(
+        RuntimeWarning, match="round-off.*centre or scale|numerical rank"
+    ):
         model = kpca.KernelPCA(5, kernel="polynomial").fit(X)
     assert model.n_components_ < 5
 
