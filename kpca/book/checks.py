@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-# ---------------------------------------------------------------------------
-# Chapters 6-9 (feature maps, kernels, kernel PCA, centring in feature space)
-# ---------------------------------------------------------------------------
+# -----------------------------------------------------------------------------
+# Notebooks ch06-ch09 (feature maps, kernels, kernel PCA, centring in feature space)
+# -----------------------------------------------------------------------------
 
 
 def expands_to_zero(expr) -> bool:
@@ -46,7 +46,7 @@ def is_zero_matrix(expr) -> bool:
 
     ``expr`` is built from ``sympy.MatrixSymbol`` objects (sizes may be
     symbols); it is expanded and simplified, and the result must be a
-    ``ZeroMatrix``.  Used for the centring identities of chapter 9.
+    ``ZeroMatrix``.  Used for the centring identities of ch09.
 
     >>> import sympy as sp
     >>> n = sp.Symbol("n", integer=True, positive=True)
@@ -126,7 +126,7 @@ def feature_series_sums_to(feature, index, kernel, x, y) -> bool:
 def normalising_scale(eigenvalue):
     """Scale t of ``alpha = t v`` that makes ``u = Phi_c alpha`` a unit vector.
 
-    The derivation of chapter 8, eq-ch08-li-norm, for matrix symbols of
+    The derivation of ch08, eq-ch08-li-norm, for matrix symbols of
     symbolic size: ``Phi_c`` is ``D x n``, ``K_c = Phi_c^T Phi_c``, and ``v``
     a unit eigenvector with ``K_c v = eigenvalue * v``.  Sympy expands
     ``u^T u = t^2 v^T K_c v``, substitutes the two relations and solves
@@ -226,9 +226,9 @@ def column_permutation(A, B, atol: float = 1e-10):
     return perm
 
 
-# --- end of chapters 6-9 ---
+# --- end of the notebooks ch06-ch09 ------------------------------------------
 
-# -- Chapters 10-14: limits of kernel PCA, MDS, kernel PCA at scale --------
+# -- Notebooks ch10-ch14: limits of kernel PCA, MDS, kernel PCA at scale ------
 
 
 def report(message: str, width: int = 60) -> None:
@@ -472,9 +472,9 @@ def mds_reconstruction_error(D, coordinates) -> float:
     return float(np.abs(fitted - D).max() / np.abs(D).max())
 
 
-# -- end of chapters 10-14 -------------------------------------------------
+# -- end of the notebooks ch10-ch14 -------------------------------------------
 
-# --- Chapters 1-5 (PCA, its two derivations, its uses, the Gram matrix) ---
+# --- Notebooks ch01-ch05 (PCA, its two derivations, its uses, the Gram matrix) ---
 
 
 def is_symbolic_eigenpair(matrix, vector, value) -> bool:
@@ -511,7 +511,7 @@ def covariance_is_half_variance_derivative(matrix, theta, perp=None) -> bool:
     With :math:`u(\theta) = (\cos\theta, \sin\theta)^\top`,
     :math:`f(\theta) = u^\top C u` is the variance of the first rotated
     coordinate and :math:`g(\theta) = u^\top C u^\perp` the covariance of the
-    two rotated coordinates (chapter 1, eq-ch01-two-routes).  The identity
+    two rotated coordinates (ch01, eq-ch01-two-routes).  The identity
     holds for every symmetric :math:`2\times2` matrix :math:`C`.
 
     Parameters
@@ -586,7 +586,7 @@ def standardised_moments(divisor_of_variance, divisor_of_scale=None):
     divisor_of_scale``; the function returns the mean and
     :math:`\frac1p\sum_i y_i^2` with ``p = divisor_of_variance``, both
     simplified.  Standardisation gives unit variance exactly when
-    :math:`p = q` (chapter 2, eq-ch02-unit-variance).
+    :math:`p = q` (ch02, eq-ch02-unit-variance).
 
     Parameters
     ----------
@@ -625,7 +625,7 @@ def no_plane_beats_the_candidate(X, candidate, planes) -> bool:
     r"""Whether no subspace in ``planes`` reconstructs ``X`` better.
 
     The reconstruction error of a subspace with orthonormal basis :math:`W`
-    is :math:`\lVert X - XWW^\top\rVert_F^2` (chapter 3,
+    is :math:`\lVert X - XWW^\top\rVert_F^2` (ch03,
     eq-ch03-recon-error).  Eckart–Young says the top-:math:`k` principal
     directions are never beaten; this instance check compares them with
     given subspaces, e.g. many random ones.
@@ -664,7 +664,7 @@ def root_of_unity_differs_from_one(m: int, n) -> bool:
     :math:`q_m=1` exactly when the angle :math:`2\pi m/n` is a multiple of
     :math:`2\pi`; for :math:`m\ge1` it suffices that the angle lies strictly
     between :math:`0` and :math:`2\pi`, which sympy decides from the
-    assumptions on the symbols in ``n`` (chapter 5, ch05-prop-circle).
+    assumptions on the symbols in ``n`` (ch05, ch05-prop-circle).
 
     Parameters
     ----------
@@ -698,7 +698,7 @@ def residuals_are_non_increasing(X, mean, bases, tol: float = 1e-12) -> bool:
     :math:`\lVert(I-WW^\top)(x-\bar x)\rVert^2`.  For nested subspaces, such
     as the spans of the first :math:`k` principal directions, it is
     non-increasing in :math:`k` for every point, in the sample or not
-    (chapter 4, ch04-prop-residual-monotone); for subspaces that are not
+    (ch04, ch04-prop-residual-monotone); for subspaces that are not
     nested it need not be.
 
     Parameters

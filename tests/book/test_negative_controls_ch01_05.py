@@ -1,4 +1,4 @@
-"""Negative controls for the proofs and checks of chapters 1-5.
+"""Negative controls for the proofs and checks of the notebooks ch01-ch05.
 
 Each check that a chapter's claims table cites as a proof is a function of
 ``kpca.book.checks``; the chapter applies it to the right formula, and here
@@ -16,7 +16,7 @@ r = sp.Symbol("r", real=True)
 a, b, c, e, theta = sp.symbols("a b c e theta", real=True)
 
 
-# -- chapter 1 --------------------------------------------------------------
+# -- ch01 ---------------------------------------------------------------------
 
 
 def test_eigenpairs_of_two_standardised_features():
@@ -46,7 +46,7 @@ def test_covariance_is_half_the_derivative_of_the_variance():
     )
 
 
-# -- chapter 2 --------------------------------------------------------------
+# -- ch02 ---------------------------------------------------------------------
 
 
 def test_gradient_of_a_quadratic_form():
@@ -78,7 +78,7 @@ def test_standardisation_gives_unit_variance_only_with_one_divisor():
     assert wrong != 1
 
 
-# -- chapter 3 --------------------------------------------------------------
+# -- ch03 ---------------------------------------------------------------------
 
 
 def _standardised_iris():
@@ -103,7 +103,7 @@ def test_no_random_plane_beats_the_principal_plane():
     assert not checks.no_plane_beats_the_candidate(Xs, U[:, [0, 2]], planes)
 
 
-# -- chapter 5 --------------------------------------------------------------
+# -- ch05 ---------------------------------------------------------------------
 
 
 def test_roots_of_unity_in_the_circle_proof():
@@ -117,7 +117,7 @@ def test_roots_of_unity_in_the_circle_proof():
     assert not checks.root_of_unity_differs_from_one(3, sp.Integer(3))
 
 
-# -- chapter 4 --------------------------------------------------------------
+# -- ch04 ---------------------------------------------------------------------
 
 
 def test_held_out_residuals_fall_only_along_nested_subspaces():

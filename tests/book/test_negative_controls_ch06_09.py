@@ -1,7 +1,7 @@
-"""Negative controls for the checks of chapters 6-9.
+"""Negative controls for the checks of the notebooks ch06-ch09.
 
 Every symbolic proof and every numerical check that a claims table of
-chapters 6-9 cites as a proof is run here twice through the same function of
+the notebooks ch06-ch09 cites as a proof is run here twice through the same function of
 ``kpca.book.checks``: once on the book's formula, where it must pass, and
 once on a deliberately wrong formula or implementation, where it must fail.
 A check that passed both would be true by construction.
@@ -45,7 +45,7 @@ def poly2(a, b):
     return (1 + a.dot(b)) ** 2
 
 
-# --- chapter 6 -------------------------------------------------------------
+# --- ch06 --------------------------------------------------------------------
 
 
 def test_ch06_e05_weighted_map_passes_wrong_weights_fail():
@@ -80,7 +80,7 @@ def test_ch06_data_matrix_reordering_rejects_wrong_weights():
     assert checks.column_permutation(wrong, Phi) is None
 
 
-# --- chapter 7 -------------------------------------------------------------
+# --- ch07 --------------------------------------------------------------------
 
 
 def test_ch07_degree2_trick_rejects_the_notes_typo():
@@ -165,7 +165,7 @@ def test_ch07_closure_rules_reject_wrong_kernels():
     assert not checks.expands_to_zero(inner - u.dot(w) - v.dot(z))
 
 
-# --- chapter 8 -------------------------------------------------------------
+# --- ch08 --------------------------------------------------------------------
 
 
 def test_ch08_li_normalisation_rejects_yuilles_scale():
@@ -193,7 +193,7 @@ def test_ch08_four_routes_check_rejects_the_uncentred_kernel():
         assert agree is should_agree
 
 
-# --- chapter 9 -------------------------------------------------------------
+# --- ch09 --------------------------------------------------------------------
 
 N = sp.Symbol("n", integer=True, positive=True)
 D = sp.Symbol("D", integer=True, positive=True)

@@ -1,6 +1,6 @@
-"""Negative controls for the checks of chapters 10-14.
+"""Negative controls for the checks of the notebooks ch10-ch14.
 
-Each check that a claims table of chapters 10-14 cites as a proof, or that
+Each check that a claims table of the notebooks ch10-ch14 cites as a proof, or that
 a chapter calls a proof, lives in ``kpca.book.checks``.  Here every one of
 them is applied to the book's formula (it must pass) and to a deliberately
 wrong formula or implementation (it must fail), so a check that cannot fail
@@ -15,7 +15,7 @@ sp = pytest.importorskip("sympy")
 from kpca import book  # noqa: E402
 from kpca.book import checks  # noqa: E402
 
-# -- ch10: the large-sigma limit (expansion and double centring) ------------
+# -- ch10: the large-sigma limit (expansion and double centring) --------------
 
 
 def test_double_centring_identity_and_wrong_scales():
@@ -37,7 +37,7 @@ def test_gaussian_expansion_and_wrong_coefficients():
         assert checks.gaussian_expansion_residual(wrong) != 0
 
 
-# -- ch11: the symbolic derivation of G = -1/2 H Delta2 H -------------------
+# -- ch11: the symbolic derivation of G = -1/2 H Delta2 H ---------------------
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +136,7 @@ def test_full_dimension_mds_reproduces_distances_and_a_wrong_scaling_does_not():
     assert checks.mds_reconstruction_error(Delta, wrong) > 0.1
 
 
-# -- ch13: the same non-zero eigenvalues -----------------------------------
+# -- ch13: the same non-zero eigenvalues --------------------------------------
 
 
 @pytest.mark.parametrize("D, N", [(2, 3), (3, 2)])
@@ -146,7 +146,7 @@ def test_charpoly_identity_and_a_wrong_power(D, N):
     assert checks.charpoly_identity_residual(D, N, -1) != 0
 
 
-# -- ch14: Nystroem, Gittens' bound, random features, scaling --------------
+# -- ch14: Nystroem, Gittens' bound, random features, scaling -----------------
 
 
 def test_nystroem_lies_below_k_and_a_wrong_formula_does_not():
