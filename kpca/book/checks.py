@@ -474,7 +474,7 @@ def mds_reconstruction_error(D, coordinates) -> float:
 
 # -- end of the notebooks ch10-ch14 -------------------------------------------
 
-# --- Notebooks ch01-ch05 (PCA, its two derivations, its uses, the Gram matrix) ---
+# --- Notebooks ch01-ch05 (PCA, its derivations, its uses, the Gram matrix) ---
 
 
 def is_symbolic_eigenpair(matrix, vector, value) -> bool:
