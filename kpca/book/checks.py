@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 # -----------------------------------------------------------------------------
-# Notebooks ch06-ch09 (feature maps, kernels, kernel PCA, centring in feature space)
+# Notebooks ch06-ch09 (feature maps, kernels, kernel PCA, centring)
 # -----------------------------------------------------------------------------
 
 

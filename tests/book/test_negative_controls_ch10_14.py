@@ -1,7 +1,7 @@
 """Negative controls for the checks of the notebooks ch10-ch14.
 
-Each check that a claims table of the notebooks ch10-ch14 cites as a proof, or that
-a chapter calls a proof, lives in ``kpca.book.checks``.  Here every one of
+Each check that a claims table of the notebooks ch10-ch14 cites as a
+proof, or that a chapter calls a proof, lives in ``kpca.book.checks``.  Here every one of
 them is applied to the book's formula (it must pass) and to a deliberately
 wrong formula or implementation (it must fail), so a check that cannot fail
 cannot come back unnoticed.
