@@ -2,8 +2,9 @@
 
 Every symbolic proof and every numerical check that a claims table of
 the notebooks ch06-ch09 cites as a proof is run here twice through the
-same function of ``kpca.book.checks``: once on the book's formula, where it must pass, and
-once on a deliberately wrong formula or implementation, where it must fail.
+same function of ``kpca.book.checks``: once on the book's formula, where
+it must pass, and once on a deliberately wrong formula or implementation,
+where it must fail.
 A check that passed both would be true by construction.
 """
 
