@@ -315,3 +315,29 @@ def test_every_random_call_is_seeded(path):
             if not (exact or positional):
                 unseeded.append(f"code cell {i}: {ast.unparse(node)[:70]}")
     assert not unseeded, "calls without random_state:\n" + "\n".join(unseeded)
+
+
+LAYOUT_BOX = re.compile(
+    r"```\{admonition\} Data layout\n:class: layout\n(Rows|Columns)"
+)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in CHAPTERS if not p.stem.startswith("appendix")],
+    ids=lambda p: p.stem,
+)
+def test_chapter_opens_with_its_data_layout(path):
+    # The same symbol X^T X is the covariance (times n) in the chapters that
+    # store samples as rows and the Gram matrix in those that store them as
+    # columns: each chapter says which, once, before its first computation.
+    cells = json.loads(path.read_text())["cells"]
+    opening = []
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and "find_spec" not in source:
+            break  # the first code cell after the Colab install cell
+        if cell["cell_type"] == "markdown":
+            opening.append(source)
+    boxes = LAYOUT_BOX.findall("\n".join(opening))
+    assert len(boxes) == 1, f"{len(boxes)} data-layout boxes in the opening"
