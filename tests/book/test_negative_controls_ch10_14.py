@@ -37,6 +37,29 @@ def test_gaussian_expansion_and_wrong_coefficients():
         assert checks.gaussian_expansion_residual(wrong) != 0
 
 
+def test_left_out_total_by_pythagoras_and_wrong_totals():
+    # ch10-sigma-from-data divides the left-out error by eps + ||z||^2, the
+    # centred k~(x, x); the check compares it with k~ from kernel values.
+    import kpca
+    from kpca.preimage import reconstruction_error
+
+    X, _ = book.datasets.rings(factor=0.3)
+    X_in, X_left = X[::5], X[1::5]
+    model = kpca.KernelPCA(1, sigma=0.4).fit(X_in)
+    total = reconstruction_error(model, X_left)
+    total += np.sum(model.transform(X_left) ** 2, axis=1)
+    k_left = kpca.gaussian_kernel(X_left, X_in, sigma=0.4)
+    mean_K = kpca.gaussian_kernel(X_in, sigma=0.4).mean()
+    right = 1 - 2 * k_left.mean(axis=1) + mean_K
+    assert np.allclose(total, right, rtol=1e-10, atol=1e-12)
+    for wrong in (
+        np.ones(len(X_left)),  # k(x, x) without centring
+        1 - k_left.mean(axis=1) + mean_K,  # a cross term once, not twice
+        1 - 2 * k_left.mean(axis=1),  # the mean of K left out
+    ):
+        assert not np.allclose(total, wrong, rtol=1e-10, atol=1e-12)
+
+
 # -- ch11: the symbolic derivation of G = -1/2 H Delta2 H ---------------------
 
 
