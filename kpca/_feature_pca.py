@@ -25,8 +25,20 @@ and the scores of a point are :math:`z(x) = V_k^\top (f(x) - \bar f)
 = A^\top (g(x) - \bar g)` with :math:`V_k` the top :math:`k` eigenvectors of
 :math:`C_F` and :math:`A = WV_k`.  One pass over the chunks accumulates
 :math:`\bar g` and :math:`C_g` (:class:`kpca.streaming.StreamingMoments`);
-a second pass, in ``transform``, computes the scores.  Memory is
+``transform`` computes the scores in a second pass.  Memory is
 :math:`O(p^2 + \text{chunk}\cdot p)` plus the :math:`n\times k` scores.
+``fit_transform`` keeps the features of its one pass for the scores while
+they take at most ``KEEP_FEATURES_UP_TO`` bytes (1 GiB), and otherwise
+computes them a second time.
+
+The structure: a feature map is an object (:class:`FeatureMap`:
+``features(chunk)``, ``W``, ``error_scale(chunk)``;
+:class:`kpca.random_features.RandomFourierMap` and
+:class:`kpca.nystroem.NystroemMap`); :func:`fit_feature_pca` is the one
+chunked PCA, whatever the data (:class:`FitData`: an array, chunks, a dask
+array) and for ``partial_fit`` (the moments so far merged with the new
+ones); :func:`scores` gives the scores.  Each estimator's ``_fit`` makes
+its feature map, calls :func:`fit_feature_pca` and sets its attributes.
 """
 
 from __future__ import annotations

@@ -140,9 +140,11 @@ class NystroemKernelPCA(_FeaturePCA):
     (see the module docstring).  ``fit`` reads the data in chunks: one pass
     to choose the landmarks (unless they are given), one to accumulate the
     :math:`m\times m` scatter :math:`C_K` of the kernel rows; ``transform``
-    (and so ``fit_transform``) one more for the scores.  Time
-    :math:`O(nmd + nm^2 + m^3)`; memory :math:`O(m^2 + \text{chunk}\cdot m)`
-    plus the :math:`n\times k` scores, never :math:`O(nm)`.
+    one more for the scores.  Time :math:`O(nmd + nm^2 + m^3)`; memory
+    :math:`O(m^2 + \text{chunk}\cdot m)` plus the :math:`n\times k` scores.
+    ``fit_transform`` keeps the kernel rows of its pass for the scores
+    while they take at most 1 GiB (:math:`8nm` bytes, what scikit-learn's
+    ``Nystroem`` returns), and beyond that reads the data again.
 
     Parameters
     ----------

@@ -205,7 +205,11 @@ class RandomFourierKernelPCA(_FeaturePCA):
     :math:`D\times D` scatter of the features, so it also accepts a one-shot
     iterator; ``transform`` reads it once more for the scores.  Time
     :math:`O(nDd + nD^2 + D^3)`; memory :math:`O(D^2 + \text{chunk}\cdot D)`
-    plus the :math:`n\times k` scores.
+    plus the :math:`n\times k` scores.  ``fit_transform`` computes the
+    features once: it keeps them for the scores while they take at most
+    1 GiB (:math:`8nD` bytes, what scikit-learn's ``RBFSampler`` returns),
+    and beyond that reads the data again.  The cosines are computed in
+    place, the rows of a chunk split between the cores.
 
     Parameters
     ----------
