@@ -405,6 +405,8 @@ def _moments(
                 kept.append(G)
             else:
                 kept = None
+        # Not held while the next chunk's features are made.
+        del G
     return moments, kept
 
 
