@@ -85,6 +85,8 @@ class NystroemMap:
         self.landmarks = landmarks
         self.W = W
         self.width = int(landmarks.shape[0])
+        # Kernel rows are cheaper to compute again than to hold (FeatureMap).
+        self.keep_for_scores = False
 
     def kernel(self) -> Callable:
         return make_kernel(**self.kernel_params)
@@ -142,9 +144,9 @@ class NystroemKernelPCA(_FeaturePCA):
     :math:`m\times m` scatter :math:`C_K` of the kernel rows; ``transform``
     one more for the scores.  Time :math:`O(nmd + nm^2 + m^3)`; memory
     :math:`O(m^2 + \text{chunk}\cdot m)` plus the :math:`n\times k` scores.
-    ``fit_transform`` keeps the kernel rows of its pass for the scores
-    while they take at most 1 GiB (:math:`8nm` bytes, what scikit-learn's
-    ``Nystroem`` returns), and beyond that reads the data again.
+    ``fit_transform`` reads the data twice as well: the kernel rows are
+    cheaper to compute again than to hold (:math:`8nm` bytes), so its
+    memory stays :math:`O(m^2 + \text{chunk}\cdot m)` plus the scores.
 
     Parameters
     ----------

@@ -129,6 +129,8 @@ class RandomFourierMap:
     """
 
     W = None
+    # Cosines cost more to compute again than to hold (FeatureMap).
+    keep_for_scores = True
 
     def __init__(self, frequencies: np.ndarray, phases: np.ndarray) -> None:
         self.frequencies = frequencies
