@@ -114,24 +114,24 @@ def _block_moments(
 ) -> StreamingMoments:
     """The moments of the raw features (or the rows) of one validated block.
 
-    ``feature_map`` (None: the rows themselves) adds a chunk's features to
-    its own kind of moments (``accumulate``, ``new_moments``).  The
-    features are made ``rows`` rows at a time: a block of the data may be
-    far larger than its features' chunk (250,000 x 10 data, 20 MB, have
-    400 MB of kernel rows against 200 landmarks).
+    ``feature_map`` (None: the rows themselves) is a
+    :class:`kpca._feature_pca.FeatureMap`.  The features are made ``rows``
+    rows at a time: a block of the data may be far larger than its
+    features' chunk (250,000 x 10 data, 20 MB, have 400 MB of kernel rows
+    against 200 landmarks).
     """
     chunk = _check_chunk(block, "X (block)", n_features)
     if feature_map is None:
         moments = StreamingMoments()
-    else:
-        moments = feature_map.new_moments()
+        for start in range(0, chunk.shape[0], rows):
+            moments.update(chunk[start : start + rows])
+        return moments
+    from ._feature_pca import _FeatureMoments, accumulate
+
+    feature_moments = _FeatureMoments()
     for start in range(0, chunk.shape[0], rows):
-        piece = chunk[start : start + rows]
-        if feature_map is None:
-            moments.update(piece)
-        else:
-            feature_map.accumulate(moments, piece)
-    return moments
+        accumulate(feature_map, feature_moments, chunk[start : start + rows])
+    return feature_moments
 
 
 def _merge(a: StreamingMoments, b: StreamingMoments) -> StreamingMoments:

@@ -25,16 +25,30 @@ and the scores of a point are :math:`z(x) = V_k^\top (f(x) - \bar f)
 = A^\top (g(x) - \bar g)` with :math:`V_k` the top :math:`k` eigenvectors of
 :math:`C_F` and :math:`A = WV_k`.  One pass over the chunks accumulates
 :math:`\bar g` and :math:`C_g` (:class:`kpca.streaming.StreamingMoments`);
-a second pass, in ``transform``, computes the scores.  Memory is
+``transform`` computes the scores in a second pass.  Memory is
 :math:`O(p^2 + \text{chunk}\cdot p)` plus the :math:`n\times k` scores.
+``fit_transform`` of random features keeps the features of its one pass
+for the scores while they take at most ``KEEP_FEATURES_UP_TO`` bytes
+(1 GiB), and otherwise computes them a second time; Nyström kernel rows are
+cheaper to recompute than to hold (``FeatureMap.keep_for_scores``).
+
+The structure: a feature map is an object (:class:`FeatureMap`:
+``features(chunk)``, ``W``, ``error_scale(chunk)``;
+:class:`kpca.random_features.RandomFourierMap` and
+:class:`kpca.nystroem.NystroemMap`); :func:`fit_feature_pca` is the one
+chunked PCA, whatever the data (:class:`FitData`: an array, chunks, a dask
+array) and for ``partial_fit`` (the moments so far merged with the new
+ones); :func:`scores` gives the scores.  Each estimator's ``_fit`` makes
+its feature map, calls :func:`fit_feature_pca` and sets its attributes.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.linalg
@@ -138,65 +152,6 @@ def _scatter_roundoff(
     )
 
 
-class _FeatureMap:
-    """The fixed part of a fit: the raw features g, the matrix W, the attributes.
-
-    An object (not a closure) so that a dask worker in another process can
-    receive it: it travels with the block tasks.
-    """
-
-    def __init__(
-        self,
-        raw: Callable[[np.ndarray], np.ndarray],
-        W: np.ndarray | None,
-        attributes: dict[str, Any],
-        error_scale: Callable[[np.ndarray], float] | None = None,
-    ) -> None:
-        self.raw = raw
-        self.W = W
-        self.attributes = attributes
-        # sum over the rows of a chunk of ||error of g(x)||^2 / eps^2, when
-        # the round-off of g is not a unit of its own size (random features:
-        # a unit of the size of their phases).
-        self.error_scale = error_scale
-
-    def accumulate(self, moments: _FeatureMoments, chunk: np.ndarray) -> None:
-        """Add the features of ``chunk`` (and their round-off) to ``moments``."""
-        moments.update(_check_features(self.raw(chunk)))
-        if self.error_scale is not None:
-            moments.error_scale += self.error_scale(chunk)
-
-    def new_moments(self) -> _FeatureMoments:
-        return _FeatureMoments()
-
-
-class _FeatureMoments(StreamingMoments):
-    """The moments of the features, and the round-off scale they carry.
-
-    ``error_scale`` (see ``_FeatureMap``) is a sum over the rows, so the
-    merge of two parts adds it.
-    """
-
-    def __init__(self, n_columns: int | None = None) -> None:
-        super().__init__(n_columns)
-        self.error_scale = 0.0
-
-    def merge(self, other: StreamingMoments) -> _FeatureMoments:
-        merged = super().merge(other)
-        out = _FeatureMoments()
-        out.__dict__.update(merged.__dict__)
-        out.error_scale = self.error_scale + getattr(other, "error_scale", 0.0)
-        return out
-
-
-# A sampler of landmark rows from the data being fitted: (size, finish) ->
-# finish(the keyed uniform sample of `size` rows), or the sample itself
-# when finish is None.  The NumPy, dask and partial_fit paths each give one.
-Sampler = Callable[
-    [int, Callable[[np.ndarray], np.ndarray] | None], np.ndarray
-]
-
-
 @dataclass
 class _ChunkedFit:
     """PCA of the features, from their moments: what every fit path sets."""
@@ -206,6 +161,10 @@ class _ChunkedFit:
     A: np.ndarray
     V: np.ndarray
     n_samples: int
+    # Set by fit_feature_pca: the moments the fit continues from
+    # (partial_fit) and the features kept for the scores (fit_transform).
+    moments: StreamingMoments | None = None
+    kept: list[np.ndarray] | None = None
 
 
 def _pca_of_moments(
@@ -255,9 +214,347 @@ def _pca_of_moments(
     return _ChunkedFit(raw_mean.copy(), mu, A, V, n)
 
 
-class _ChunkedFeaturePCA(BaseEstimator):
-    """Shared ``fit``/``partial_fit``/``transform`` of :class:`~kpca.NystroemKernelPCA`
-    and :class:`~kpca.RandomFourierKernelPCA`; subclasses provide the feature map."""
+class FeatureMap(Protocol):
+    r"""What the chunked PCA needs of a feature map :math:`f = W^\top g`.
+
+    :class:`kpca.random_features.RandomFourierMap` (:math:`W = I`) and
+    :class:`kpca.nystroem.NystroemMap` are the two.  A feature map is a
+    plain object of arrays (no closure), so that a dask worker in another
+    process can receive it and a fitted estimator pickles.
+    """
+
+    @property
+    def width(self) -> int:
+        """p, the number of raw features of a row."""
+        ...  # pragma: no cover
+
+    @property
+    def W(self) -> np.ndarray | None:
+        """W, shape (p, r); None is the identity."""
+        ...  # pragma: no cover
+
+    @property
+    def keep_for_scores(self) -> bool:
+        """Whether ``fit_transform`` should keep the features, not recompute them.
+
+        Measured at n = 100,000 and p = 1000 on the 2-core benchmark
+        machine: random features (cosines) took 1.12 times as long
+        recomputed as kept; Nyström kernel rows (a product with d terms and
+        an exponential, on every core) 0.91 times, so they are recomputed.
+        """
+        ...  # pragma: no cover
+
+    def features(self, chunk: np.ndarray) -> np.ndarray:
+        """g(chunk), shape (rows, p): finite float64, a new array."""
+        ...  # pragma: no cover
+
+    def error_scale(self, chunk: np.ndarray) -> float:
+        """Sum over the rows of ||round-off of g(x)||^2 / eps^2.
+
+        0 when the round-off of g is a unit of its own size (the scale the
+        scatter's round-off bound assumes by default, ``_scatter_roundoff``);
+        random features err by a unit of the size of their phases.
+        """
+        ...  # pragma: no cover
+
+
+class _FeatureMoments(StreamingMoments):
+    """The moments of the features, and the round-off scale they carry.
+
+    ``error_scale`` (see :meth:`FeatureMap.error_scale`) is a sum over the
+    rows, so the merge of two parts adds it.
+    """
+
+    def __init__(self, n_columns: int | None = None) -> None:
+        super().__init__(n_columns)
+        self.error_scale = 0.0
+
+    def merge(self, other: StreamingMoments) -> _FeatureMoments:
+        merged = super().merge(other)
+        out = _FeatureMoments()
+        out.__dict__.update(merged.__dict__)
+        out.error_scale = self.error_scale + getattr(other, "error_scale", 0.0)
+        return out
+
+
+def accumulate(
+    feature_map: FeatureMap, moments: _FeatureMoments, chunk: np.ndarray
+) -> np.ndarray:
+    """Add the features of ``chunk`` (and their round-off) to ``moments``.
+
+    Returns the features g(chunk), untouched (``fit_transform`` may keep
+    them for the scores).
+    """
+    G = feature_map.features(chunk)
+    moments.update(G)
+    moments.error_scale += feature_map.error_scale(chunk)
+    return G
+
+
+def chunk_rows(chunk_size: int | None, width: int) -> int:
+    """Rows per chunk: ``chunk_size``, or about 2**21 raw features."""
+    if chunk_size is not None:
+        return int(chunk_size)
+    return max(1, _CHUNK_ENTRIES // max(width, 1))
+
+
+def check_common(n_components: Any, chunk_size: Any, random_state: Any) -> int:
+    """Check the parameters both estimators share; returns the integer seed."""
+    if n_components is not None and (
+        isinstance(n_components, bool)
+        or not isinstance(n_components, numbers.Integral)
+    ):
+        raise TypeError(
+            "n_components must be None or a positive integer, got "
+            f"{n_components!r}"
+        )
+    if n_components is not None and n_components < 1:
+        raise ValueError(
+            "n_components must be None or a positive integer, got "
+            f"{n_components!r}"
+        )
+    if chunk_size is not None:
+        _check_chunk_size(chunk_size)
+    return random_seed(random_state)
+
+
+class FitData:
+    """``X`` as a fit reads it: a dask array, or anything ``iter_chunks`` reads.
+
+    ``rows``: rows per chunk.  ``n_features``: the number of columns every
+    chunk must have (``partial_fit`` after the first call), or None.
+    """
+
+    def __init__(
+        self,
+        X: Any,
+        rows: int,
+        n_features: int | None = None,
+        owner: str = "the model",
+    ) -> None:
+        self.is_dask = is_dask_array(X)
+        if self.is_dask:
+            from . import _dask
+
+            X = _dask.row_blocks(X)
+        self.X = X
+        self.rows = rows
+        self.one_shot = not self.is_dask and is_one_shot(X)
+        self._expected = n_features
+        self._owner = owner
+        self._peeked: Iterator[np.ndarray] | None = None
+        self._n_features: int | None = None
+
+    @property
+    def n_features(self) -> int:
+        """The number of columns (a one-shot iterator keeps its first chunk)."""
+        if self._n_features is None:
+            if self.is_dask:
+                self._n_features = int(self.X.shape[1])
+            else:
+                first, self._peeked = _peek(iter_chunks(self.X, self.rows))
+                self._n_features = first.shape[1]
+        return self._n_features
+
+    def check_width(self, n_columns: int) -> None:
+        """Raise unless a chunk has the columns the model expects."""
+        if self._expected is not None and n_columns != self._expected:
+            raise ValueError(
+                f"X has {n_columns} features, but {self._owner} is expecting "
+                f"{self._expected} features as input"
+            )
+
+    def chunks(self) -> Iterator[np.ndarray]:
+        """A pass over the chunks of rows (not for a dask array)."""
+        if self._peeked is not None:
+            chunks, self._peeked = self._peeked, None
+            return chunks
+        return iter_chunks(self.X, self.rows)
+
+    def sample(
+        self,
+        size: int,
+        seed: int,
+        finish: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> np.ndarray:
+        """One pass: the keyed uniform sample of ``size`` rows, then ``finish``.
+
+        For a dask array the sample (and ``finish``, k-means say) is made
+        on the workers, in one graph (:func:`kpca._dask.sample_landmarks`).
+        """
+        if self.is_dask:
+            from . import _dask
+
+            return _dask.sample_landmarks(self.X, size, seed, finish)
+        points, _ = _uniform_sample(iter_chunks(self.X, self.rows), size, seed)
+        return points if finish is None else finish(points)
+
+
+def _moments(
+    feature_map: FeatureMap, data: FitData, keep_bytes: int
+) -> tuple[_FeatureMoments, list[np.ndarray] | None]:
+    """One pass: the moments of g over ``data``, and the features if kept.
+
+    The features of the chunks are kept (for ``fit_transform``) while they
+    take at most ``keep_bytes`` together; past that they are dropped and
+    None is returned for them.
+    """
+    if data.is_dask:
+        from . import _dask
+
+        moments = _dask.moments(data.X, feature_map, data.rows)
+        assert isinstance(moments, _FeatureMoments)
+        return moments, None
+    moments = _FeatureMoments()
+    kept: list[np.ndarray] | None = [] if keep_bytes > 0 else None
+    size = 0
+    for chunk in data.chunks():
+        data.check_width(chunk.shape[1])
+        G = accumulate(feature_map, moments, chunk)
+        if kept is not None:
+            size += G.nbytes
+            if size <= keep_bytes:
+                kept.append(G)
+            else:
+                kept = None
+        # Not held while the next chunk's features are made.
+        del G
+    return moments, kept
+
+
+def fit_feature_pca(
+    feature_map: FeatureMap,
+    data: FitData,
+    n_components: int | None,
+    *,
+    before: _FeatureMoments | None = None,
+    keep_bytes: int = 0,
+    stacklevel: int = 2,
+) -> _ChunkedFit:
+    r"""The chunked PCA of :math:`f = W^\top g` over ``data``: one pass.
+
+    The one routine behind ``fit`` on arrays, chunk iterators and dask
+    arrays, and ``partial_fit`` (``before``: the moments of the chunks seen
+    so far, merged with those of ``data``).  ``keep_bytes``: how much of the
+    features of ``data`` may be kept for the scores (``fit_transform``);
+    they are in ``kept`` when they all fit.
+    """
+    if not feature_map.keep_for_scores:
+        keep_bytes = 0
+    added, kept = _moments(feature_map, data, keep_bytes)
+    moments = added if before is None else before.merge(added)
+    result = _pca_of_moments(
+        moments, feature_map.W, n_components, stacklevel=stacklevel + 1
+    )
+    result.moments = moments
+    result.kept = kept
+    return result
+
+
+def _centred_scores(
+    G: np.ndarray, raw_mean: np.ndarray, A: np.ndarray
+) -> np.ndarray:
+    G -= raw_mean  # centre before the product: no cancellation afterwards
+    return G @ A
+
+
+def _scores_of_chunks(
+    feature_map: FeatureMap,
+    raw_mean: np.ndarray,
+    A: np.ndarray,
+    chunks: Iterable[np.ndarray],
+    n_rows: int | None,
+    dtype: Any,
+    check: Callable[[np.ndarray], None] | None = None,
+    features_given: bool = False,
+) -> np.ndarray:
+    """The scores of the rows (or of their features, ``features_given``)."""
+    out = None if n_rows is None else np.empty((n_rows, A.shape[1]), dtype)
+    parts = []
+    start = 0
+    for chunk in chunks:
+        if check is not None and start == 0:
+            check(chunk)
+        G = chunk if features_given else feature_map.features(chunk)
+        scores = _centred_scores(G, raw_mean, A)
+        if out is not None:
+            out[start : start + chunk.shape[0]] = scores
+        else:
+            parts.append(scores)
+        start += chunk.shape[0]
+    return out if out is not None else np.concatenate(parts).astype(dtype)
+
+
+def _block_scores(
+    feature_map: FeatureMap,
+    raw_mean: np.ndarray,
+    A: np.ndarray,
+    dtype: Any,
+    rows: int,
+    block: np.ndarray,
+) -> np.ndarray:
+    """The scores of one block of a dask array (runs on a worker)."""
+    return _scores_of_chunks(
+        feature_map,
+        raw_mean,
+        A,
+        iter_chunks(block, rows),
+        block.shape[0],
+        dtype,
+    )
+
+
+def scores(
+    feature_map: FeatureMap,
+    raw_mean: np.ndarray,
+    A: np.ndarray,
+    X: Any,
+    rows: int,
+    check: Callable[[np.ndarray], None],
+    kept: list[np.ndarray] | None = None,
+) -> Any:
+    r"""The scores :math:`A^\top(g(x) - \bar g)` of the rows of ``X``.
+
+    ``kept``: the features of the rows of ``X`` from the fit's pass, used
+    (and overwritten) instead of computing them again.  A dask array gives
+    a lazy dask array with its row blocks (``map_blocks``); ``check``
+    validates the first chunk (its number of features).
+    """
+    dtype = np.float32 if getattr(X, "dtype", None) == np.float32 else float
+    if is_dask_array(X):
+        from . import _dask
+
+        X = _dask.row_blocks(X)
+        check(X)
+        block = partial(_block_scores, feature_map, raw_mean, A, dtype, rows)
+        return _dask.map_rows(X, block, A.shape[1], dtype)
+    shape = getattr(X, "shape", None)
+    n_rows = shape[0] if shape is not None and len(shape) == 2 else None
+    if kept is not None:
+        return _scores_of_chunks(
+            feature_map, raw_mean, A, kept, n_rows, dtype, features_given=True
+        )
+    return _scores_of_chunks(
+        feature_map, raw_mean, A, iter_chunks(X, rows), n_rows, dtype, check
+    )
+
+
+# fit_transform keeps the raw features of the training rows for their
+# scores, instead of computing them a second time, while they take at most
+# this many bytes (2**30: n = 134,217 rows of 1000 features): scikit-learn's
+# pipelines (RBFSampler or Nystroem, then PCA) hold them whole at every n.
+KEEP_FEATURES_UP_TO = 2**30
+
+
+class _FeaturePCA(BaseEstimator):
+    """``fit``, ``fit_transform``, ``partial_fit`` and ``transform`` of both feature PCAs.
+
+    Not a template with hooks: each estimator's own ``_fit`` reads top to
+    bottom (check the parameters, make its feature map, call
+    :func:`fit_feature_pca`, set its attributes) and records the feature
+    map, the moments and the score parts (mean of g, A) that the methods
+    here use.
+    """
 
     # float32 data give float32 scores (the work is in float64: its memory
     # is bounded by a chunk anyway); sparse data are read in dense chunks.
@@ -269,85 +566,37 @@ class _ChunkedFeaturePCA(BaseEstimator):
     n_components: Any
     chunk_size: Any
     random_state: Any
+    # Fitted state behind the public attributes.
+    _feature_map: FeatureMap
+    _moments: _FeatureMoments
+    _score_parts: tuple[np.ndarray, np.ndarray]
 
-    # -- what subclasses define -------------------------------------------------
-    def _check_params(self) -> dict[str, Any]:  # pragma: no cover - abstract
+    def _fit(
+        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+    ) -> _ChunkedFit:  # pragma: no cover - each estimator has its own
         raise NotImplementedError
 
-    def _width(self, params: dict[str, Any]) -> int:  # pragma: no cover
-        """p, the number of raw features per row (sets the default chunk size)."""
-        raise NotImplementedError
-
-    def _needs_pass_before_fit(self, params: dict[str, Any]) -> bool:
-        """Whether building the feature map reads the data (then X is read twice)."""
-        return False
-
-    def _build(
-        self, n_features: int, params: dict[str, Any], sample: Sampler
-    ) -> _FeatureMap:  # pragma: no cover
-        raise NotImplementedError
-
-    def _raw_features(
-        self, chunk: np.ndarray
-    ) -> np.ndarray:  # pragma: no cover
-        """g(chunk) from the fitted attributes."""
-        raise NotImplementedError
-
-    def _fitted_W(self) -> np.ndarray | None:
-        """W of the fitted feature map (None: the identity)."""
-        return None
-
-    def _fitted_error_scale(self) -> Callable[[np.ndarray], float] | None:
-        """The fitted feature map's round-off scale (see ``_FeatureMap``)."""
-        return None
-
-    def _fitted_map(self) -> _FeatureMap:
-        """The feature map of the fit, from the fitted attributes."""
-        return _FeatureMap(
-            self._raw_features,
-            self._fitted_W(),
-            {},
-            self._fitted_error_scale(),
-        )
-
-    def _score_parts(
+    def _record(
         self,
-    ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
-        """(mean of g over the training data, A) from the fitted attributes."""
-        raise NotImplementedError
+        feature_map: FeatureMap,
+        result: _ChunkedFit,
+        n_features: int,
+        names: Any,
+    ) -> None:
+        """Set the attributes every feature PCA has (end of ``_fit``)."""
+        mu, n = result.eigenvalues, result.n_samples
+        self.eigenvalues_ = mu
+        self.explained_variance_ = mu / n
+        self.n_components_ = mu.shape[0]
+        self.n_samples_ = n
+        # What partial_fit continues from, and what transform uses,
+        # whatever set_params does after the fit.
+        assert isinstance(result.moments, _FeatureMoments)
+        self._feature_map = feature_map
+        self._moments = result.moments
+        self._score_parts = (result.raw_mean, result.A)
+        self._set_n_features(n_features, names)
 
-    def _fitted_attributes(
-        self,
-        raw_mean: np.ndarray,
-        A: np.ndarray,
-        V: np.ndarray,
-        W: np.ndarray | None,
-    ) -> dict[str, Any]:  # pragma: no cover
-        raise NotImplementedError
-
-    # -- shared checks --------------------------------------------------------
-    def _check_common(self) -> dict[str, Any]:
-        if self.n_components is not None and (
-            isinstance(self.n_components, bool)
-            or not isinstance(self.n_components, numbers.Integral)
-        ):
-            raise TypeError(
-                f"n_components must be None or a positive integer, got {self.n_components!r}"
-            )
-        if self.n_components is not None and self.n_components < 1:
-            raise ValueError(
-                f"n_components must be None or a positive integer, got {self.n_components!r}"
-            )
-        if self.chunk_size is not None:
-            _check_chunk_size(self.chunk_size)
-        return {"seed": random_seed(self.random_state)}
-
-    def _chunk_rows(self, width: int) -> int:
-        if self.chunk_size is not None:
-            return int(self.chunk_size)
-        return max(1, _CHUNK_ENTRIES // max(width, 1))
-
-    # -- API ----------------------------------------------------------------------
     def fit(self, X, y=None):
         r"""Fit the model to ``X``: an array, a dask array or an iterable of chunks of rows.
 
@@ -382,57 +631,25 @@ class _ChunkedFeaturePCA(BaseEstimator):
     def fit_transform(self, X, y=None):
         """Fit, then return the scores of the training rows, shape (n_samples, k).
 
-        The data are read twice (once to fit, once for the scores), so ``X``
-        cannot be a one-shot iterator: pass an array or a list of chunks, or
-        call ``fit`` and ``transform`` with a fresh iterator each.  For a
-        dask array the scores are a lazy dask array (see ``transform``).
+        Random features are computed once: the pass that makes their
+        moments keeps them for the scores while they take at most
+        ``KEEP_FEATURES_UP_TO`` bytes (1 GiB, the n x p block that
+        scikit-learn's pipelines hold at every size); beyond that, and for
+        Nyström's kernel rows (cheaper to recompute), the data are read a
+        second time for the scores.  So ``X`` cannot be a
+        one-shot iterator: pass an array or a list of chunks, or call
+        ``fit`` and ``transform`` with a fresh iterator each.  For a dask
+        array the scores are a lazy dask array (see ``transform``).
         """
         if is_one_shot(X):
             raise TypeError(
-                "fit_transform reads X twice, but X is a one-shot iterator (a generator?): "
-                "pass an array or a list of chunks, or call fit(chunks) and then "
-                "transform(new_chunks) with a fresh iterator"
+                "fit_transform reads X twice, but X is a one-shot iterator "
+                "(a generator?): pass an array or a list of chunks, or call "
+                "fit(chunks) and then transform(new_chunks) with a fresh "
+                "iterator"
             )
-        return self._fit(X).transform(X)
-
-    def _fit(self, X):
-        params = self._check_params()
-        names = self._check_feature_names(X, reset=True)
-        # What transform will use, whatever set_params does after the fit.
-        fitted_params = self.get_params()
-        seed = params["seed"]
-        if is_dask_array(X):
-            from . import _dask
-
-            X = _dask.row_blocks(X)
-            n_features = X.shape[1]
-
-            def sample(size, finish):
-                return _dask.sample_landmarks(X, size, seed, finish)
-
-            feature_map = self._build(n_features, params, sample)
-            rows = self._chunk_rows(self._width(params))
-            moments = _dask.moments(X, feature_map, rows)
-            return self._set_fit(
-                feature_map, moments, n_features, names, fitted_params
-            )
-        if is_one_shot(X) and self._needs_pass_before_fit(params):
-            raise TypeError(
-                f"{type(self).__name__} with these parameters reads X twice (a pass to "
-                "choose the landmarks, one to fit), but X is a one-shot iterator (a "
-                "generator?): pass an array or a list of chunks, or give the landmarks"
-            )
-        rows = self._chunk_rows(self._width(params))
-        first, chunks = _peek(iter_chunks(X, rows))
-        feature_map = self._build(
-            first.shape[1], params, _array_sampler(X, rows, seed)
-        )
-        moments = _FeatureMoments()
-        for chunk in chunks:
-            feature_map.accumulate(moments, chunk)
-        return self._set_fit(
-            feature_map, moments, first.shape[1], names, fitted_params
-        )
+        result = self._fit(X, keep_bytes=KEEP_FEATURES_UP_TO)
+        return self._scores(X, result.kept)
 
     def partial_fit(self, X, y=None):
         r"""Update the model with one more chunk of rows.
@@ -458,89 +675,12 @@ class _ChunkedFeaturePCA(BaseEstimator):
         -------
         self
         """
-        params = self._check_params()
         if is_one_shot(X):
             raise TypeError(
                 "partial_fit takes one chunk as an array, not an iterator: "
                 "call partial_fit once per chunk"
             )
-        first_call = not hasattr(self, "_moments")
-        names = self._check_feature_names(X, reset=first_call)
-        seed = params["seed"]
-        rows = self._chunk_rows(self._width(params))
-        dask_chunk = is_dask_array(X)
-        if dask_chunk:
-            from . import _dask
-
-            X = _dask.row_blocks(X)
-        n_features = X.shape[1] if dask_chunk else None
-        if first_call:
-            if n_features is None:
-                n_features = next(iter_chunks(X, rows)).shape[1]
-            if dask_chunk:
-
-                def sample(size, finish):
-                    return _dask.sample_landmarks(X, size, seed, finish)
-
-            else:
-                sample = _array_sampler(X, rows, seed)
-            feature_map = self._build(n_features, params, sample)
-            before = _FeatureMoments()
-            fitted_params = self.get_params()
-        else:
-            feature_map = self._fitted_map()
-            before = self._moments
-            n_features = self.n_features_in_
-            fitted_params = self._fitted_params
-        if dask_chunk:
-            if X.shape[1] != n_features:
-                raise ValueError(
-                    f"X has {X.shape[1]} features, but {type(self).__name__} "
-                    f"is expecting {n_features} features as input"
-                )
-            added = _dask.moments(X, feature_map, rows)
-        else:
-            added = _FeatureMoments()
-            for chunk in iter_chunks(X, rows):
-                if chunk.shape[1] != n_features:
-                    raise ValueError(
-                        f"X has {chunk.shape[1]} features, but "
-                        f"{type(self).__name__} is expecting {n_features} "
-                        "features as input"
-                    )
-                feature_map.accumulate(added, chunk)
-        moments = before.merge(added)
-        if not first_call:
-            names = getattr(self, "feature_names_in_", None)
-        return self._set_fit(
-            feature_map, moments, n_features, names, fitted_params
-        )
-
-    def _set_fit(self, feature_map, moments, n_features, names, params):
-        """Solve the small eigenproblem, then set every fitted attribute."""
-        result = _pca_of_moments(
-            moments, feature_map.W, self.n_components, stacklevel=4
-        )
-        attributes = dict(feature_map.attributes)
-        attributes.update(
-            self._fitted_attributes(
-                result.raw_mean, result.A, result.V, feature_map.W
-            )
-        )
-        mu, n = result.eigenvalues, result.n_samples
-        attributes.update(
-            eigenvalues_=mu,
-            explained_variance_=mu / n,
-            n_components_=mu.shape[0],
-            n_samples_=n,
-        )
-        for name, value in attributes.items():
-            setattr(self, name, value)
-        # What partial_fit continues from (with the fitted feature map), and
-        # what transform uses, whatever set_params does after the fit.
-        self._moments = moments
-        self._fitted_params = params
-        self._set_n_features(n_features, names)
+        self._fit(X, partial=True)
         return self
 
     def transform(self, X):
@@ -552,46 +692,17 @@ class _ChunkedFeaturePCA(BaseEstimator):
         """
         check_is_fitted(self, "eigenvalues_")
         self._check_feature_names(X, reset=False)
-        dtype = (
-            np.float32 if getattr(X, "dtype", None) == np.float32 else float
+        return self._scores(X, None)
+
+    def _scores(self, X: Any, kept: list[np.ndarray] | None) -> Any:
+        raw_mean, A = self._score_parts
+        rows = chunk_rows(self.chunk_size, self._feature_map.width)
+        return scores(
+            self._feature_map,
+            raw_mean,
+            A,
+            X,
+            rows,
+            partial(check_n_features, self),
+            kept,
         )
-        raw_mean, A = self._score_parts()
-        if is_dask_array(X):
-            from . import _dask
-
-            X = _dask.row_blocks(X)
-            check_n_features(self, X)
-            return _dask.map_rows(X, self._transform_rows, A.shape[1], dtype)
-        rows = self._chunk_rows(raw_mean.shape[0])
-        shape = getattr(X, "shape", None)
-        out: np.ndarray | None = None
-        if shape is not None and len(shape) == 2:  # ndarrays have a shape
-            out = np.empty((shape[0], A.shape[1]), dtype=dtype)
-        parts = []
-        start = 0
-        for chunk in iter_chunks(X, rows):
-            if start == 0:
-                check_n_features(self, chunk)
-            G = _check_features(self._raw_features(chunk))
-            G -= raw_mean  # centre before the product: no cancellation afterwards
-            scores = G @ A
-            if out is not None:
-                out[start : start + chunk.shape[0]] = scores
-            else:
-                parts.append(scores)
-            start += chunk.shape[0]
-        return out if out is not None else np.concatenate(parts).astype(dtype)
-
-    def _transform_rows(self, block: np.ndarray) -> np.ndarray:
-        """The scores of one block of a dask array (runs on a worker)."""
-        return self.transform(block)
-
-
-def _array_sampler(X: Any, rows: int, seed: int) -> Sampler:
-    """The landmark sampler of data read by :func:`iter_chunks` (one pass)."""
-
-    def sample(size, finish):
-        points, _ = _uniform_sample(iter_chunks(X, rows), size, seed)
-        return points if finish is None else finish(points)
-
-    return sample

@@ -41,7 +41,16 @@ from typing import Any
 
 import numpy as np
 
-from ._feature_pca import _ChunkedFeaturePCA, _descending_eigh, _FeatureMap
+from ._feature_pca import (
+    FitData,
+    _check_features,
+    _ChunkedFit,
+    _descending_eigh,
+    _FeaturePCA,
+    check_common,
+    chunk_rows,
+    fit_feature_pca,
+)
 from ._spectrum import symmetrize
 from ._validation import (
     check_array,
@@ -59,15 +68,73 @@ from .landmarks import (
 __all__ = ["NystroemKernelPCA"]
 
 
-def _kernel_rows(kernel, points: np.ndarray, chunk: np.ndarray) -> np.ndarray:
-    """g(chunk): the kernel values of the rows against the landmarks."""
-    return kernel(chunk, points)
+class NystroemMap:
+    r"""The Nyström feature map: :math:`g(x) = (k(x, z_j))_{j\le m}`, :math:`W = U_r\Lambda_r^{-1/2}`.
+
+    Holds the kernel's parameters (not a closure, so that it pickles and
+    travels to dask workers), the landmarks and :math:`W`.
+    """
+
+    def __init__(
+        self,
+        kernel_params: dict[str, Any],
+        landmarks: np.ndarray,
+        W: np.ndarray,
+    ) -> None:
+        self.kernel_params = kernel_params
+        self.landmarks = landmarks
+        self.W = W
+        self.width = int(landmarks.shape[0])
+        # Kernel rows are cheaper to compute again than to hold (FeatureMap).
+        self.keep_for_scores = False
+
+    def kernel(self) -> Callable:
+        return make_kernel(**self.kernel_params)
+
+    @classmethod
+    def from_landmarks(
+        cls, kernel_params: dict[str, Any], points: np.ndarray
+    ) -> NystroemMap:
+        """W from the eigendecomposition of the landmarks' kernel matrix.
+
+        Keeps the :math:`r` eigenvalues above ``RANK_RTOL`` times the
+        largest and above the round-off of :math:`K_{mm}` as computed.
+        """
+        K_mm = make_kernel(**kernel_params)(points)
+        if callable(kernel_params["kernel"]):
+            check_symmetric(K_mm, "kernel(landmarks, landmarks)")
+            K_mm = symmetrize(K_mm, inplace=True)
+        roundoff = _kernel_roundoff(K_mm)
+        lam, U = _descending_eigh(K_mm)
+        r = numerical_rank(lam)
+        if r == 0:
+            raise ValueError(
+                "the kernel matrix of the landmarks has no positive "
+                "eigenvalue: the landmarks carry no feature"
+            )
+        # Eigenvalues below the round-off of K_mm as computed are noise,
+        # which W = U / sqrt(lambda) would magnify.
+        r = int(np.count_nonzero(lam[:r] > roundoff))
+        if r == 0:
+            raise ValueError(
+                "the kernel matrix of the landmarks is lost in round-off: its "
+                f"largest eigenvalue {lam[0]:.3g} is below the round-off "
+                f"{roundoff:.3g} of the matrix as computed: scale X"
+            )
+        return cls(kernel_params, points, U[:, :r] / np.sqrt(lam[:r]))
+
+    def features(self, chunk: np.ndarray) -> np.ndarray:
+        """The kernel values of the rows against the landmarks."""
+        return _check_features(self.kernel()(chunk, self.landmarks))
+
+    def error_scale(self, chunk: np.ndarray) -> float:
+        return 0.0  # a unit of round-off of the kernel values' own size
 
 
 _NAMED_KERNELS = ("linear", "polynomial", "gaussian")
 
 
-class NystroemKernelPCA(_ChunkedFeaturePCA):
+class NystroemKernelPCA(_FeaturePCA):
     r"""Approximate kernel PCA from :math:`m` landmarks (the Nyström method).
 
     The model is exact kernel PCA of the approximate kernel matrix
@@ -75,9 +142,11 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     (see the module docstring).  ``fit`` reads the data in chunks: one pass
     to choose the landmarks (unless they are given), one to accumulate the
     :math:`m\times m` scatter :math:`C_K` of the kernel rows; ``transform``
-    (and so ``fit_transform``) one more for the scores.  Time
-    :math:`O(nmd + nm^2 + m^3)`; memory :math:`O(m^2 + \text{chunk}\cdot m)`
-    plus the :math:`n\times k` scores, never :math:`O(nm)`.
+    one more for the scores.  Time :math:`O(nmd + nm^2 + m^3)`; memory
+    :math:`O(m^2 + \text{chunk}\cdot m)` plus the :math:`n\times k` scores.
+    ``fit_transform`` reads the data twice as well: the kernel rows are
+    cheaper to compute again than to hold (:math:`8nm` bytes), so its
+    memory stays :math:`O(m^2 + \text{chunk}\cdot m)` plus the scores.
 
     Parameters
     ----------
@@ -199,10 +268,10 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
     True
     """
 
-    # Fitted attributes, set together at the end of a fit (the loop of
-    # _ChunkedFeaturePCA._fit); declared so that type checkers know them.
+    # Fitted attributes, set at the end of _fit.
     landmarks_: np.ndarray
     normalization_: np.ndarray
+    landmark_rank_: int
     kernel_col_means_: np.ndarray
     alphas_: np.ndarray
     components_: np.ndarray
@@ -243,88 +312,94 @@ class NystroemKernelPCA(_ChunkedFeaturePCA):
             self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
         )
 
-    # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
-    def _check_params(self) -> dict[str, Any]:
-        params = self._check_common()
-        params["kernel"] = self.kernel_function()
-        if isinstance(self.landmarks, str):
-            check_choice(self.landmarks, "landmarks", LANDMARK_METHODS)
-            params["m"] = check_positive_int(self.n_landmarks, "n_landmarks")
-            params["points"] = None
-        else:
-            points = check_array(self.landmarks, "landmarks")
-            params["m"] = points.shape[0]
-            params["points"] = points
-        return params
-
-    def _width(self, params):
-        return params["m"]
-
-    def _needs_pass_before_fit(self, params):
-        return params["points"] is None
-
-    def _build(self, n_features, params, sample) -> _FeatureMap:
-        kernel = params["kernel"]
-        points = params["points"]
-        if points is None:
-            m, seed = params["m"], params["seed"]
-            if self.landmarks == "uniform":
-                points = sample(m, None)
-            else:
-                # k-means runs on the sample (where the sample is: a dask
-                # worker for a dask array), not on the data.
-                points = sample(
-                    10 * m,
-                    partial(
-                        _kmeans, n_landmarks=m, random_state=seed, max_iter=10
-                    ),
-                )
-        elif points.shape[1] != n_features:
-            raise ValueError(
-                f"landmarks has {points.shape[1]} features, but X has {n_features}"
-            )
-        else:
-            points = points.copy()
-        K_mm = kernel(points)
-        if callable(self.kernel):
-            check_symmetric(K_mm, "kernel(landmarks, landmarks)")
-            K_mm = symmetrize(K_mm, inplace=True)
-        roundoff = _kernel_roundoff(K_mm)
-        lam, U = _descending_eigh(K_mm)
-        r = numerical_rank(lam)
-        if r == 0:
-            raise ValueError(
-                "the kernel matrix of the landmarks has no positive eigenvalue: "
-                "the landmarks carry no feature"
-            )
-        # Eigenvalues below the round-off of K_mm as computed are noise,
-        # which W = U / sqrt(lambda) would magnify.
-        r = int(np.count_nonzero(lam[:r] > roundoff))
-        if r == 0:
-            raise ValueError(
-                "the kernel matrix of the landmarks is lost in round-off: its "
-                f"largest eigenvalue {lam[0]:.3g} is below the round-off "
-                f"{roundoff:.3g} of the matrix as computed: scale X"
-            )
-        W = U[:, :r] / np.sqrt(lam[:r])
-        return _FeatureMap(
-            raw=partial(_kernel_rows, kernel, points),
-            W=W,
-            attributes=dict(
-                landmarks_=points, normalization_=W, landmark_rank_=r
-            ),
+    def _kernel_params(self) -> dict[str, Any]:
+        self.kernel_function()  # checks the kernel
+        return dict(
+            kernel=self.kernel,
+            sigma=self.sigma,
+            degree=self.degree,
+            coef0=self.coef0,
         )
 
-    def _fitted_attributes(self, raw_mean, A, V, W):
-        return dict(kernel_col_means_=raw_mean, alphas_=A, components_=V.T)
+    def _choose_landmarks(
+        self, data: FitData, m: int, seed: int
+    ) -> np.ndarray:
+        """The landmarks by the rule ``landmarks`` names: one pass over ``data``."""
+        if self.landmarks == "uniform":
+            return data.sample(m, seed)
+        # k-means runs on the sample (where the sample is: a dask worker
+        # for a dask array), not on the data.
+        return data.sample(
+            10 * m,
+            seed,
+            partial(_kmeans, n_landmarks=m, random_state=seed, max_iter=10),
+        )
 
-    def _raw_features(self, chunk):
-        # The kernel of the last fit, whatever set_params did since.
-        kernel = type(self)(**self._fitted_params).kernel_function()
-        return kernel(chunk, self.landmarks_)
-
-    def _fitted_W(self):
-        return self.normalization_
-
-    def _score_parts(self):
-        return self.kernel_col_means_, self.alphas_
+    def _fit(
+        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+    ) -> _ChunkedFit:
+        """Choose the landmarks (or reuse them), then the chunked PCA."""
+        seed = check_common(
+            self.n_components, self.chunk_size, self.random_state
+        )
+        kernel_params = self._kernel_params()
+        if isinstance(self.landmarks, str):
+            check_choice(self.landmarks, "landmarks", LANDMARK_METHODS)
+            m = check_positive_int(self.n_landmarks, "n_landmarks")
+            given = None
+        else:
+            given = check_array(self.landmarks, "landmarks")
+            m = given.shape[0]
+        continuing = partial and hasattr(self, "_moments")
+        names = self._check_feature_names(X, reset=not continuing)
+        if continuing:
+            feature_map = self._feature_map
+            data = FitData(
+                X,
+                chunk_rows(self.chunk_size, feature_map.width),
+                self.n_features_in_,
+                type(self).__name__,
+            )
+            before = self._moments
+            names = getattr(self, "feature_names_in_", None)
+        else:
+            data = FitData(X, chunk_rows(self.chunk_size, m))
+            if given is None and data.one_shot:
+                raise TypeError(
+                    f"{type(self).__name__} with these parameters reads X "
+                    "twice (a pass to choose the landmarks, one to fit), but "
+                    "X is a one-shot iterator (a generator?): pass an array "
+                    "or a list of chunks, or give the landmarks"
+                )
+            if given is None:
+                points = self._choose_landmarks(data, m, seed)
+            elif given.shape[1] != data.n_features:
+                raise ValueError(
+                    f"landmarks has {given.shape[1]} features, but X has "
+                    f"{data.n_features}"
+                )
+            else:
+                points = given.copy()
+            feature_map = NystroemMap.from_landmarks(kernel_params, points)
+            before = None
+        if data.is_dask:
+            data.check_width(data.n_features)
+        result = fit_feature_pca(
+            feature_map,
+            data,
+            self.n_components,
+            before=before,
+            keep_bytes=keep_bytes,
+            stacklevel=4,
+        )
+        assert isinstance(feature_map, NystroemMap)
+        self.landmarks_ = feature_map.landmarks
+        self.normalization_ = feature_map.W
+        self.landmark_rank_ = feature_map.W.shape[1]
+        self.kernel_col_means_ = result.raw_mean
+        self.alphas_ = result.A
+        self.components_ = result.V.T
+        self._record(
+            feature_map, result, feature_map.landmarks.shape[1], names
+        )
+        return result

@@ -23,12 +23,19 @@ is linear PCA of the rows of :math:`F`.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ._feature_pca import _ChunkedFeaturePCA, _FeatureMap
+from ._feature_pca import (
+    FitData,
+    _ChunkedFit,
+    _FeaturePCA,
+    check_common,
+    chunk_rows,
+    fit_feature_pca,
+)
+from ._threads import _pool, available_cores, one_blas_thread
 from ._validation import check_array, check_positive_int
 from .kernels import check_sigma
 
@@ -39,17 +46,54 @@ __all__ = ["RandomFourierKernelPCA", "random_fourier_features"]
 # Monte-Carlo error of any practical number of features.
 _PHASE_TOL = 1e-4
 
+# Below this many features a block is made on one thread: the cosines of
+# 2**16 numbers take about half a millisecond.
+_THREADS_FROM = 2**16
+
+
+def _features_into(
+    X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray, G: np.ndarray
+) -> float:
+    """``G[:] = sqrt(2/D) cos(X W^T + b)``, in place; returns the largest |phase|."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.matmul(X, frequencies.T, out=G)
+        G += phases
+        # max and min: no |G| temporary; a NaN phase propagates into both.
+        peak = max(float(G.max(initial=0.0)), -float(G.min(initial=0.0)))
+        np.cos(G, out=G)
+        G *= np.sqrt(2.0 / frequencies.shape[0])
+    return peak
+
 
 def _features(
     X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
 ) -> np.ndarray:
-    with np.errstate(over="ignore", invalid="ignore"):
-        G = X @ frequencies.T
-        G += phases
+    """The random features of the rows of ``X``, made on every core.
+
+    NumPy's cosine runs on one thread, and it is most of the cost of a
+    block (the product ``X W^T`` has only d terms per entry): the rows are
+    split into one slice per core (:func:`kpca._threads.available_cores`),
+    each made in place, on one BLAS thread, in the package's thread pool.
+    Each entry is computed by the same operations whatever the split, so
+    the result does not depend on it.
+    """
+    G = np.empty((X.shape[0], frequencies.shape[0]))
+    workers = min(available_cores(), max(1, G.size // _THREADS_FROM))
+    if workers < 2:
+        peak = _features_into(X, frequencies, phases, G)
+    else:
+        edges = np.linspace(0, X.shape[0], workers + 1).astype(int)
+        with one_blas_thread():
+            futures = [
+                _pool().submit(
+                    _features_into, X[a:b], frequencies, phases, G[a:b]
+                )
+                for a, b in zip(edges[:-1], edges[1:], strict=True)
+            ]
+            peak = max(future.result() for future in futures)
     # A phase w.x + b of size t is computed with an error of about eps t
     # radians: far from the origin (or for a tiny sigma) the cosines are
     # noise, whatever their number.
-    peak = float(np.max(np.abs(G), initial=0.0))
     if not peak * np.finfo(float).eps <= _PHASE_TOL:
         raise ValueError(
             "X lies too far from the origin for random Fourier features: "
@@ -57,15 +101,13 @@ def _features(
             "moves them by more than 1e-4 radians: centre X, or scale it "
             "together with sigma"
         )
-    np.cos(G, out=G)
-    G *= np.sqrt(2.0 / frequencies.shape[0])
     return G
 
 
 def _error_scale(
     chunk: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
 ) -> float:
-    """The round-off scale of the features of ``chunk`` (see ``_FeatureMap``)."""
+    """The round-off scale of the features of ``chunk`` (see ``FeatureMap``)."""
     # A feature sqrt(2/D) cos(w.x + b) is off by a unit of round-off of
     # its phase, |w.x + b| <= |w| |x| + |b|, and (a + b)^2 <= 2a^2 + 2b^2.
     weight = 2.0 * 2.0 / frequencies.shape[0]
@@ -73,6 +115,45 @@ def _error_scale(
     phase_sq = float(phases @ phases)
     norms = float(np.einsum("ij,ij->", chunk, chunk))
     return weight * (frequency_sq * norms + chunk.shape[0] * phase_sq)
+
+
+class RandomFourierMap:
+    r"""The feature map :math:`f(x) = \sqrt{2/D}\cos(\Omega x + b)` (``W = I``).
+
+    Parameters
+    ----------
+    frequencies : ndarray, shape (D, d)
+        :math:`\Omega`, rows :math:`\omega_l`.
+    phases : ndarray, shape (D,)
+        :math:`b`.
+    """
+
+    W = None
+    # Cosines cost more to compute again than to hold (FeatureMap).
+    keep_for_scores = True
+
+    def __init__(self, frequencies: np.ndarray, phases: np.ndarray) -> None:
+        self.frequencies = frequencies
+        self.phases = phases
+        self.width = int(frequencies.shape[0])
+
+    @classmethod
+    def draw(
+        cls, n_features: int, n_random: int, sigma: float, seed: int
+    ) -> RandomFourierMap:
+        r""":math:`\omega_l \sim \mathcal N(0, \sigma^{-2}I)`, :math:`b_l \sim U[0, 2\pi)`."""
+        rng = np.random.default_rng(seed)
+        frequencies = rng.standard_normal((n_random, n_features))
+        frequencies /= sigma
+        phases = rng.uniform(0.0, 2.0 * np.pi, n_random)
+        return cls(frequencies, phases)
+
+    def features(self, chunk: np.ndarray) -> np.ndarray:
+        # Cosines of finite phases (checked there) are finite.
+        return _features(chunk, self.frequencies, self.phases)
+
+    def error_scale(self, chunk: np.ndarray) -> float:
+        return _error_scale(chunk, self.frequencies, self.phases)
 
 
 def random_fourier_features(
@@ -116,7 +197,7 @@ def random_fourier_features(
     return _features(X, frequencies, phases)
 
 
-class RandomFourierKernelPCA(_ChunkedFeaturePCA):
+class RandomFourierKernelPCA(_FeaturePCA):
     r"""Approximate Gaussian kernel PCA with :math:`D` random Fourier features.
 
     The model is exact kernel PCA of :math:`\tilde K = FF^\top`, the Gram
@@ -126,7 +207,11 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     :math:`D\times D` scatter of the features, so it also accepts a one-shot
     iterator; ``transform`` reads it once more for the scores.  Time
     :math:`O(nDd + nD^2 + D^3)`; memory :math:`O(D^2 + \text{chunk}\cdot D)`
-    plus the :math:`n\times k` scores.
+    plus the :math:`n\times k` scores.  ``fit_transform`` computes the
+    features once: it keeps them for the scores while they take at most
+    1 GiB (:math:`8nD` bytes, what scikit-learn's ``RBFSampler`` returns),
+    and beyond that reads the data again.  The cosines are computed in
+    place, the rows of a chunk split between the cores.
 
     Parameters
     ----------
@@ -208,8 +293,7 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
     True
     """
 
-    # Fitted attributes, set together at the end of a fit (the loop of
-    # _ChunkedFeaturePCA._fit); declared so that type checkers know them.
+    # Fitted attributes, set at the end of _fit.
     frequencies_: np.ndarray
     phases_: np.ndarray
     feature_mean_: np.ndarray
@@ -230,42 +314,51 @@ class RandomFourierKernelPCA(_ChunkedFeaturePCA):
         self.chunk_size = chunk_size
         self.random_state = random_state
 
-    # -- hooks of _ChunkedFeaturePCA -------------------------------------------------
-    def _check_params(self) -> dict[str, Any]:
-        params = self._check_common()
-        params["sigma"] = check_sigma(self.sigma)
-        params["D"] = check_positive_int(
+    def _fit(
+        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+    ) -> _ChunkedFit:
+        """Draw the frequencies (or reuse them), then the chunked PCA."""
+        seed = check_common(
+            self.n_components, self.chunk_size, self.random_state
+        )
+        sigma = check_sigma(self.sigma)
+        n_random = check_positive_int(
             self.n_random_features, "n_random_features"
         )
-        return params
-
-    def _width(self, params):
-        return params["D"]
-
-    def _build(self, n_features, params, sample) -> _FeatureMap:
-        rng = np.random.default_rng(params["seed"])
-        frequencies = rng.standard_normal((params["D"], n_features))
-        frequencies /= params["sigma"]
-        phases = rng.uniform(0.0, 2.0 * np.pi, params["D"])
-        return _FeatureMap(
-            raw=partial(_features, frequencies=frequencies, phases=phases),
-            W=None,
-            attributes=dict(frequencies_=frequencies, phases_=phases),
-            error_scale=partial(
-                _error_scale, frequencies=frequencies, phases=phases
-            ),
+        continuing = partial and hasattr(self, "_moments")
+        names = self._check_feature_names(X, reset=not continuing)
+        if continuing:
+            feature_map = self._feature_map
+            data = FitData(
+                X,
+                chunk_rows(self.chunk_size, feature_map.width),
+                self.n_features_in_,
+                type(self).__name__,
+            )
+            before = self._moments
+            names = getattr(self, "feature_names_in_", None)
+        else:
+            data = FitData(X, chunk_rows(self.chunk_size, n_random))
+            feature_map = RandomFourierMap.draw(
+                data.n_features, n_random, sigma, seed
+            )
+            before = None
+        if data.is_dask:
+            data.check_width(data.n_features)
+        result = fit_feature_pca(
+            feature_map,
+            data,
+            self.n_components,
+            before=before,
+            keep_bytes=keep_bytes,
+            stacklevel=4,
         )
-
-    def _fitted_attributes(self, raw_mean, A, V, W):
-        return dict(feature_mean_=raw_mean, components_=V.T)
-
-    def _fitted_error_scale(self):
-        return partial(
-            _error_scale, frequencies=self.frequencies_, phases=self.phases_
+        assert isinstance(feature_map, RandomFourierMap)
+        self.frequencies_ = feature_map.frequencies
+        self.phases_ = feature_map.phases
+        self.feature_mean_ = result.raw_mean
+        self.components_ = result.V.T
+        self._record(
+            feature_map, result, feature_map.frequencies.shape[1], names
         )
-
-    def _raw_features(self, chunk):
-        return _features(chunk, self.frequencies_, self.phases_)
-
-    def _score_parts(self):
-        return self.feature_mean_, self.components_.T
+        return result

@@ -143,3 +143,42 @@ def test_pca_partial_fit_needs_the_covariance_route(X):
     assert not hasattr(PCA(2, svd_solver="full"), "partial_fit")
     with pytest.raises(AttributeError, match="covariance_eigh"):
         PCA(2, svd_solver="randomized").partial_fit(X)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NystroemKernelPCA(3, sigma=2.0, n_landmarks=40),
+        lambda: RandomFourierKernelPCA(3, sigma=2.0, n_random_features=60),
+    ],
+)
+def test_dask_ml_incremental_feeds_partial_fit(X, make):
+    # dask-ml is not a dependency (it brings dask.dataframe and pyarrow):
+    # this runs where it is installed.  The feature PCAs have no score
+    # method, so Incremental needs a scoring callable.
+    dask = pytest.importorskip("dask")
+    da = pytest.importorskip("dask.array")
+    wrappers = pytest.importorskip("dask_ml.wrappers")
+
+    def total_variance(estimator, X, y=None):
+        return float(np.sum(estimator.explained_variance_))
+
+    Xd = da.from_array(X, chunks=(150, X.shape[1]))
+    with dask.config.set(scheduler="sync"):
+        wrapped = wrappers.Incremental(make(), scoring=total_variance)
+        wrapped.fit(Xd)
+        scores = wrapped.transform(Xd)
+    model = wrapped.estimator_
+    # Incremental feeds the blocks in a shuffled order: the landmarks are
+    # those of the block it fed first.
+    reference = make()
+    if isinstance(reference, NystroemKernelPCA):
+        reference.set_params(landmarks=model.landmarks_)
+    reference.fit(X)
+    np.testing.assert_allclose(
+        model.eigenvalues_, reference.eigenvalues_, rtol=1e-10
+    )
+    assert isinstance(scores, da.Array)
+    np.testing.assert_allclose(
+        scores.compute(), reference.transform(X), rtol=0, atol=1e-10
+    )

@@ -1,0 +1,107 @@
+"""The chunked PCA of the feature maps: one pass, features kept or recomputed."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from kpca import (
+    NystroemKernelPCA,
+    RandomFourierKernelPCA,
+    _feature_pca,
+    random_features,
+)
+from kpca.nystroem import NystroemMap
+from kpca.random_features import RandomFourierMap
+
+
+@pytest.fixture(scope="module")
+def X():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(900, 3))
+    X[:, 1] += X[:, 0]
+    return X
+
+
+MODELS = {
+    "random features": lambda: RandomFourierKernelPCA(
+        3, sigma=1.5, n_random_features=80, chunk_size=100
+    ),
+    "nystroem": lambda: NystroemKernelPCA(
+        3, sigma=1.5, n_landmarks=60, chunk_size=100
+    ),
+}
+
+
+@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("budget", [0, 8 * 80 * 250, 2**30])
+def test_fit_transform_equals_fit_then_transform(X, name, budget, monkeypatch):
+    # Kept features (2**30), none (0), or dropped half way through the
+    # pass (room for 250 of 900 rows): the same scores, to the bit.
+    monkeypatch.setattr(_feature_pca, "KEEP_FEATURES_UP_TO", budget)
+    model = MODELS[name]()
+    Z = model.fit_transform(X)
+    np.testing.assert_array_equal(Z, model.transform(X))
+    np.testing.assert_array_equal(Z, MODELS[name]().fit(X).transform(X))
+
+
+def test_fit_keeps_the_features_only_when_asked(X):
+    feature_map = RandomFourierMap.draw(3, 60, 1.5, seed=0)
+    data = _feature_pca.FitData(X, 100)
+    kept = _feature_pca.fit_feature_pca(feature_map, data, 3, keep_bytes=1)
+    assert kept.kept is None  # one chunk is over the budget
+    everything = _feature_pca.fit_feature_pca(
+        feature_map, _feature_pca.FitData(X, 100), 3, keep_bytes=2**30
+    )
+    assert everything.kept is not None
+    assert [G.shape for G in everything.kept] == [(100, 60)] * 9
+    # Nystroem kernel rows are recomputed, never kept.
+    nystroem_map = NystroemMap.from_landmarks(
+        dict(kernel="gaussian", sigma=1.5, degree=2, coef0=1.0), X[:60]
+    )
+    rows = _feature_pca.fit_feature_pca(
+        nystroem_map, _feature_pca.FitData(X, 100), 3, keep_bytes=2**30
+    )
+    assert rows.kept is None
+
+
+def test_random_features_do_not_depend_on_the_thread_split(monkeypatch):
+    X = np.random.default_rng(0).normal(size=(1000, 4))
+    feature_map = RandomFourierMap.draw(4, 300, 2.0, seed=3)
+    monkeypatch.setattr(random_features, "_THREADS_FROM", 2**40)
+    one = feature_map.features(X)
+    monkeypatch.setattr(random_features, "_THREADS_FROM", 1)
+    monkeypatch.setattr(random_features, "available_cores", lambda: 3)
+    split = feature_map.features(X)
+    np.testing.assert_array_equal(one, split)
+    reference = np.sqrt(2.0 / 300) * np.cos(
+        X @ feature_map.frequencies.T + feature_map.phases
+    )
+    np.testing.assert_allclose(one, reference, rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("threads_from", [1, 2**40])
+def test_random_features_reject_phases_lost_in_round_off(
+    threads_from, monkeypatch
+):
+    monkeypatch.setattr(random_features, "_THREADS_FROM", threads_from)
+    feature_map = RandomFourierMap.draw(2, 50, 1.0, seed=0)
+    far = np.full((200, 2), 1e13)
+    with pytest.raises(ValueError, match="too far from the origin"):
+        feature_map.features(far)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_fitted_model_pickles_with_its_feature_map(X, name):
+    model = MODELS[name]().fit(X)
+    restored = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(restored.transform(X), model.transform(X))
+
+
+def test_nystroem_transform_uses_the_fitted_kernel_after_set_params(X):
+    model = MODELS["nystroem"]().fit(X)
+    before = model.transform(X[:50])
+    model.set_params(sigma=0.1, kernel="linear")
+    np.testing.assert_array_equal(model.transform(X[:50]), before)
