@@ -27,17 +27,20 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg
+import scipy.linalg.blas
 import scipy.sparse.linalg
 from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
+from ._threads import one_blas_thread
 from ._validation import (
     _is_sparse,
     check_array,
     check_bool,
     check_choice,
+    check_finite_sums,
     check_is_fitted,
     check_nonnegative_int,
     check_positive_int,
@@ -72,6 +75,23 @@ _NORMALIZERS = ("auto", "QR", "LU", "none")
 # "auto" takes the covariance route only when it is much cheaper than the SVD.
 _COVARIANCE_MIN_ASPECT = 10
 _COVARIANCE_MAX_FEATURES = 1000
+
+# For a few components (an int k of at most a tenth of min(n, d)) of dense
+# data whose smaller side lies in this range, "auto" forms the smaller of
+# the products X_c^T X_c and X_c X_c^T, and keeps its answer only if the
+# kept eigenvalues pass the accuracy check below; smaller data go to the
+# SVD, which there costs little.
+_PRODUCT_MIN_SIDE = 100
+# The product routes compute eigenvalue mu_i with a relative error of order
+# eps * mu_1 / mu_i; "auto" accepts them while that is below 1e-12 for
+# every kept component (mu_1 / mu_k <= 4500, i.e. s_1 / s_k <= 67), and
+# otherwise computes the SVD.
+_PRODUCT_MAX_SPREAD = 1e-12 / np.finfo(float).eps
+
+# The blocks of centred rows (or columns) that the product routes multiply
+# hold about this many bytes of float64: in the cache, and a small share of
+# the memory of a copy of X.
+_BLOCK_BYTES = 2**22
 
 # Rows of X turned into float64 at a time when float32 data are multiplied
 # with themselves (8 MB of float64 at d = 1000).
@@ -390,8 +410,12 @@ class PCA(BaseEstimator):
             moments = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
             self._fit_moments(moments, X.dtype, params, solver, names)
             return None
-        X = check_array(X, "X", keep_float32=True, accept_sparse=True)
+        X = check_array(
+            X, "X", keep_float32=True, accept_sparse=True, finite=False
+        )
         sparse = _is_sparse(X)
+        # Dense data: the column sums prove X finite, and start its means.
+        sums = None if sparse else check_finite_sums(X, "X")
         n, d = X.shape
         if n < 2:
             raise ValueError(
@@ -399,8 +423,22 @@ class PCA(BaseEstimator):
                 "has no variance"
             )
         k, how = _parse_n_components(self.n_components, n, d)
-        solver = _choose_solver(params["solver"], how, k, n, d, sparse)
-        data = _CentredData(X, params["standardize"], params["copy"])
+        chosen = _choose_solver(params["solver"], how, k, n, d, sparse)
+        solver = chosen
+        if chosen == "product":
+            solver = "covariance_eigh" if n >= d else "gram"
+        data: _CentredData | _BlockedCentredData
+        if (
+            solver in ("covariance_eigh", "gram")
+            and sums is not None
+            and params["copy"]
+            and not params["standardize"]
+        ):
+            # The product, a block of centred rows (columns) at a time: no
+            # copy of X.
+            data = _BlockedCentredData(X, sums)
+        else:
+            data = _CentredData(X, params["standardize"], params["copy"])
 
         need = min(n, d) if how != "int" else k
         if how == "rank" and solver == "arpack":
@@ -418,7 +456,11 @@ class PCA(BaseEstimator):
         elif solver == "gram":
             mu, V = _eigenpairs(data.gram(), need)
             U = V  # mapped back in _set_fitted, once the rank is known
-        else:
+        if chosen == "product" and not _accurate_enough(mu):
+            solver = "full"
+            if isinstance(data, _BlockedCentredData):
+                data = _CentredData(X, False, True)
+        if solver == "full":
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
@@ -924,6 +966,13 @@ def _choose_solver(
     if solver == "auto":
         if n >= _COVARIANCE_MIN_ASPECT * d and d <= _COVARIANCE_MAX_FEATURES:
             solver = "covariance_eigh"
+        elif (
+            not sparse
+            and how == "int"
+            and _PRODUCT_MIN_SIDE <= min(n, d) <= _COVARIANCE_MAX_FEATURES
+            and k <= min(n, d) // 10
+        ):
+            solver = "product"  # checked by _accurate_enough, else "full"
         elif sparse:
             solver = "arpack" if how == "int" else "covariance_eigh"
             if solver == "arpack" and k >= min(n, d):
@@ -1052,6 +1101,128 @@ class _CentredData:
         return Xc @ Xc.T
 
 
+class _BlockedCentredData:
+    """Dense :math:`X_c = X - 1\\bar x^\\top`, never formed whole.
+
+    Made for the covariance and Gram routes: their product of :math:`X_c`
+    with itself is accumulated from blocks of centred rows (covariance) or
+    columns (Gram), each centred into one small float64 buffer and passed to
+    the BLAS rank-k update ``syrk``, so X is read once, not copied, and the
+    float32 products are accumulated in float64.  Centring before the
+    product keeps the route's accuracy (folding the mean into
+    :math:`X^\\top X - n\\bar x\\bar x^\\top` would lose the digits of a
+    large mean).  The mean is corrected by the mean of the centred data, as
+    :func:`_accurate_mean` does; the product and the total variance are
+    computed in :meth:`prepare`, the one pass over X.
+    """
+
+    sparse = False
+    scale = None
+
+    def __init__(self, X: np.ndarray, sums: np.ndarray) -> None:
+        self.X = X
+        self.mean = sums / X.shape[0]
+        self.total = 0.0
+        self._product: np.ndarray | None = None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.X.dtype
+
+    def scatter(self) -> np.ndarray:
+        """:math:`X_c^\\top X_c` in float64 (d x d), a block of rows at a time."""
+        X = self.X
+        n, d = X.shape
+        rows = max(1, _BLOCK_BYTES // (8 * d))
+        buffer = np.empty((min(rows, n), d))
+        S = np.zeros((d, d), order="F")
+        shift = np.zeros(d)
+        for start in range(0, n, rows):
+            block = buffer[: min(rows, n - start)]
+            np.subtract(X[start : start + rows], self.mean, out=block)
+            shift += block.sum(axis=0)
+            # block.T is Fortran-ordered: syrk reads it in place.
+            S = scipy.linalg.blas.dsyrk(
+                1.0, block.T, beta=1.0, c=S, trans=0, overwrite_c=1
+            )
+        # The mean of the centred rows is the round-off of the first mean:
+        # moving the centre by it removes n * shift shift^T from S.
+        shift /= n
+        self.mean = self.mean + shift
+        with np.errstate(over="ignore", invalid="ignore"):
+            # Huge data overflow here; _finish says so.
+            S -= n * np.outer(shift, shift)
+        return self._finish(S)
+
+    def gram(self) -> np.ndarray:
+        """:math:`X_c X_c^\\top` in float64 (n x n), a block of columns at a time."""
+        X = self.X
+        n, d = X.shape
+        cols = max(1, _BLOCK_BYTES // (8 * n))
+        buffer = np.empty((n, min(cols, d)))
+        G = np.zeros((n, n), order="F")
+        mean = self.mean.copy()
+        for start in range(0, d, cols):
+            stop = min(start + cols, d)
+            block = buffer[:, : stop - start]
+            np.subtract(X[:, start:stop], mean[start:stop], out=block)
+            # All rows are here: the second pass of the mean is exact.
+            shift = block.mean(axis=0)
+            block -= shift
+            mean[start:stop] += shift
+            G = scipy.linalg.blas.dsyrk(
+                1.0, block.T, beta=1.0, c=G, trans=1, overwrite_c=1
+            )
+        self.mean = mean
+        return self._finish(G)
+
+    def _finish(self, A: np.ndarray) -> np.ndarray:
+        # syrk filled the upper triangle: copy it to the lower one.
+        lower = np.tril_indices(A.shape[0], -1)
+        A[lower] = A.T[lower]
+        self.total = float(np.trace(A))
+        _check_range(None, self.total, None, self._peak)
+        return A
+
+    def _peak(self) -> float:
+        """max |x - mean|, for the messages of :func:`_check_range`."""
+        peak = 0.0
+        rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
+        with np.errstate(over="ignore", invalid="ignore"):
+            for start in range(0, self.shape[0], rows):
+                block = self.X[start : start + rows] - self.mean
+                peak = max(peak, float(np.max(np.abs(block), initial=0.0)))
+        return peak
+
+    def _rows(self, M: np.ndarray, out: np.ndarray) -> np.ndarray:
+        rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
+        for start in range(0, self.shape[0], rows):
+            block = self.X[start : start + rows] - self.mean
+            np.matmul(block, M, out=out[start : start + rows])
+        return out
+
+    def matmat(self, M: np.ndarray) -> np.ndarray:
+        """:math:`X_c M` for M of shape (d, l), in the dtype of X."""
+        M = np.asarray(M, dtype=np.float64)
+        out = np.empty((self.shape[0], M.shape[1]), dtype=self.dtype)
+        return self._rows(M, out)
+
+    def rmatmat(self, Y: np.ndarray) -> np.ndarray:
+        """:math:`X_c^\\top Y` for Y of shape (n, l), in float64."""
+        n, d = self.shape
+        cols = max(1, _BLOCK_BYTES // (8 * n))
+        out = np.empty((d, Y.shape[1]))
+        for start in range(0, d, cols):
+            stop = min(start + cols, d)
+            block = self.X[:, start:stop] - self.mean[start:stop]
+            np.matmul(block.T, Y, out=out[start:stop])
+        return out
+
+
 def _accurate_mean(X: np.ndarray) -> np.ndarray:
     """The column means, corrected by the mean of the data minus them.
 
@@ -1065,7 +1236,10 @@ def _accurate_mean(X: np.ndarray) -> np.ndarray:
 
 
 def _check_range(
-    Xc: np.ndarray | None, total: float, scale: np.ndarray | None
+    Xc: np.ndarray | None,
+    total: float,
+    scale: np.ndarray | None,
+    peak_of: Any = None,
 ) -> None:
     """Raise if the squares of the centred data over- or underflow float64.
 
@@ -1078,30 +1252,50 @@ def _check_range(
             "X is too large for float64: the standard deviations of its "
             "features overflow (standardize=True): scale X"
         )
-    if Xc is None:  # sparse data: the sums of squares only
+    if Xc is None and peak_of is None:  # sparse: the sums of squares only
         if not np.isfinite(total):
             raise ValueError(
                 "X is too large for float64: the sum of squares of the "
                 "centred data overflows: scale X"
             )
         return
-    peak = float(np.max(np.abs(Xc), initial=0.0))
+    if np.isfinite(total) and total >= _UNDERFLOW_TOTAL:
+        return
+    if Xc is not None:
+        peak = float(np.max(np.abs(Xc), initial=0.0))
+    else:
+        peak = peak_of()  # blocked data: found only for the message
     if not np.isfinite(total):
         raise ValueError(
             "X is too large for float64: the sum of squares of the centred "
             f"data overflows (largest |x - mean| {peak:.3g}): scale X"
         )
-    if 0.0 < peak and total < np.finfo(float).tiny / np.finfo(float).eps:
+    if 0.0 < peak and total < _UNDERFLOW_TOTAL:
         raise ValueError(
             "X varies too little for float64: the squares of the centred "
             f"data underflow (largest |x - mean| {peak:.3g}): scale X"
         )
 
 
+_UNDERFLOW_TOTAL = np.finfo(float).tiny / np.finfo(float).eps
+
+
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    # A is a fresh product, free to overwrite.
+    # A is a fresh product, free to overwrite.  The tridiagonal reduction is
+    # a long run of small BLAS calls: on one thread it is never slower, and
+    # on a busy machine several times faster (kpca._threads).
     A = symmetrize(A, inplace=True)
-    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
+    with one_blas_thread():
+        return _top_eigenpairs(A, k, solver="dense", overwrite=True)
+
+
+def _accurate_enough(mu: np.ndarray) -> bool:
+    """Whether a product route's kept eigenvalues are accurate to 1e-12.
+
+    Their relative errors are of order ``eps * mu[0] / mu[i]``; a zero or
+    negative eigenvalue fails (the SVD then decides the rank).
+    """
+    return bool(mu.size) and bool(mu[-1] * _PRODUCT_MAX_SPREAD >= mu[0] > 0)
 
 
 def _iterative_svd(
