@@ -33,39 +33,43 @@ def _seconds(fn) -> float:
     return time.perf_counter() - start
 
 
+def _one_size(name: str, rounds: int) -> None:
+    n, d = SIZES[name]
+    X = np.random.default_rng(0).standard_normal((n, d))
+    Xc = X - X.mean(axis=0)
+
+    def ours():
+        kpca.PCA(10).fit(X)
+
+    def theirs():
+        SkPCA(10, random_state=0).fit(X)
+
+    def floor():
+        return Xc.T @ Xc if n >= d else Xc @ Xc.T
+
+    ours(), theirs(), floor()
+    times = {"kpca": [], "sklearn": [], "floor": []}
+    for _ in range(rounds):
+        times["kpca"].append(_seconds(ours))
+        times["sklearn"].append(_seconds(theirs))
+        times["floor"].append(_seconds(floor))
+    ratio = np.array(times["sklearn"]) / np.array(times["kpca"])
+    over = np.array(times["kpca"]) / np.array(times["floor"])
+    med = {key: 1e3 * float(np.median(v)) for key, v in times.items()}
+    print(
+        f"{name:6s} {n}x{d}: ratio median {np.median(ratio):.2f} "
+        f"[{ratio.min():.2f}, {ratio.max():.2f}]  kpca {med['kpca']:.1f} "
+        f"ms  sklearn {med['sklearn']:.1f} ms  floor {med['floor']:.1f} "
+        f"ms  kpca/floor {np.median(over):.2f}",
+        flush=True,
+    )
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     names = sys.argv[2:] or list(SIZES)
     for name in names:
-        n, d = SIZES[name]
-        X = np.random.default_rng(0).standard_normal((n, d))
-        Xc = X - X.mean(axis=0)
-
-        def ours():
-            kpca.PCA(10).fit(X)
-
-        def theirs():
-            SkPCA(10, random_state=0).fit(X)
-
-        def floor():
-            return Xc.T @ Xc if n >= d else Xc @ Xc.T
-
-        ours(), theirs(), floor()
-        times = {"kpca": [], "sklearn": [], "floor": []}
-        for _ in range(rounds):
-            times["kpca"].append(_seconds(ours))
-            times["sklearn"].append(_seconds(theirs))
-            times["floor"].append(_seconds(floor))
-        ratio = np.array(times["sklearn"]) / np.array(times["kpca"])
-        over = np.array(times["kpca"]) / np.array(times["floor"])
-        med = {key: 1e3 * float(np.median(v)) for key, v in times.items()}
-        print(
-            f"{name:6s} {n}x{d}: ratio median {np.median(ratio):.2f} "
-            f"[{ratio.min():.2f}, {ratio.max():.2f}]  kpca {med['kpca']:.1f} "
-            f"ms  sklearn {med['sklearn']:.1f} ms  floor {med['floor']:.1f} "
-            f"ms  kpca/floor {np.median(over):.2f}",
-            flush=True,
-        )
+        _one_size(name, rounds)
 
 
 if __name__ == "__main__":

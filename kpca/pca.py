@@ -145,10 +145,18 @@ class PCA(BaseEstimator):
           Tropp [3]_: :math:`k +` ``n_oversamples`` random directions, and
           ``iterated_power`` power iterations;
         * ``"auto"``: ``"covariance_eigh"`` when ``n_samples >= 10 *
-          n_features`` and ``n_features <= 1000`` (as scikit-learn does),
-          else ``"full"`` (``"arpack"`` for sparse data with more than 1000
-          features and an int ``n_components``).  Unlike scikit-learn,
-          ``"auto"`` never picks the approximate ``"randomized"``.
+          n_features`` and ``n_features <= 1000`` (as scikit-learn does).
+          Else, for dense data, an int ``n_components`` of at most a tenth
+          of :math:`m = \min(n, d)` and :math:`100 \le m \le 1000`, the
+          smaller product: ``"covariance_eigh"`` when :math:`n \ge d`,
+          ``"gram"`` when :math:`n < d`, whose answer is kept only when the
+          kept eigenvalues satisfy :math:`\mu_1/\mu_k \le 4500` (their
+          relative error, of order :math:`\varepsilon\mu_1/\mu_i`, is then
+          below :math:`10^{-12}`), and is otherwise replaced by
+          ``"full"``'s.  Else ``"full"`` (``"arpack"`` for sparse data with
+          more than 1000 features and an int ``n_components``).  Unlike
+          scikit-learn, ``"auto"`` never picks the approximate
+          ``"randomized"``.
 
         Accuracy: the SVD computes each singular value :math:`s_i` with a
         relative error of order :math:`\varepsilon\, s_1/s_i`
@@ -398,7 +406,7 @@ class PCA(BaseEstimator):
         self._fit(X)
         return self
 
-    def _fit(self, X: Any) -> _CentredData | None:
+    def _fit(self, X: Any) -> _CentredData | _BlockedCentredData | None:
         # Every check comes before the first attribute is set.
         params = self._check_params()
         names = self._check_feature_names(X, reset=True)
@@ -427,18 +435,7 @@ class PCA(BaseEstimator):
         solver = chosen
         if chosen == "product":
             solver = "covariance_eigh" if n >= d else "gram"
-        data: _CentredData | _BlockedCentredData
-        if (
-            solver in ("covariance_eigh", "gram")
-            and sums is not None
-            and params["copy"]
-            and not params["standardize"]
-        ):
-            # The product, a block of centred rows (columns) at a time: no
-            # copy of X.
-            data = _BlockedCentredData(X, sums)
-        else:
-            data = _CentredData(X, params["standardize"], params["copy"])
+        data = _centred_data(X, sums, solver, params)
 
         need = min(n, d) if how != "int" else k
         if how == "rank" and solver == "arpack":
@@ -1104,16 +1101,23 @@ class _CentredData:
 class _BlockedCentredData:
     """Dense :math:`X_c = X - 1\\bar x^\\top`, never formed whole.
 
-    Made for the covariance and Gram routes: their product of :math:`X_c`
-    with itself is accumulated from blocks of centred rows (covariance) or
-    columns (Gram), each centred into one small float64 buffer and passed to
-    the BLAS rank-k update ``syrk``, so X is read once, not copied, and the
-    float32 products are accumulated in float64.  Centring before the
-    product keeps the route's accuracy (folding the mean into
-    :math:`X^\\top X - n\\bar x\\bar x^\\top` would lose the digits of a
-    large mean).  The mean is corrected by the mean of the centred data, as
-    :func:`_accurate_mean` does; the product and the total variance are
-    computed in :meth:`prepare`, the one pass over X.
+    Made for the covariance and Gram routes, which need X_c only through
+    its product with itself, :meth:`scatter` or :meth:`gram` (which also
+    set the total variance and the final mean), and through thin products.
+
+    When the mean is small against the spread, the product is that of X,
+    with the centring folded in afterwards (:math:`X^\\top X -
+    n\\bar x\\bar x^\\top`, or the double centring of :math:`X X^\\top`):
+    a float64 entry of a product carries a round-off of order
+    :math:`\\varepsilon` times the norms of its two factors, and the fold
+    is taken only if every diagonal entry of the raw product is at most
+    twice the centred one, so that this round-off is at most twice the
+    centred product's.  Otherwise (a large mean, or float32 data), blocks
+    of rows (covariance) or columns (Gram) are centred into one small
+    float64 buffer and passed to the BLAS rank-k update ``syrk``: X is
+    read once and never copied, and float32 data are multiplied in
+    float64.  The mean of each block route is corrected by the mean of the
+    centred data, as :func:`_accurate_mean` does.
     """
 
     sparse = False
@@ -1256,6 +1260,25 @@ class _BlockedCentredData:
             block = self.X[:, start:stop] - self.mean[start:stop]
             np.matmul(block.T, Y, out=out[start:stop])
         return out
+
+
+def _centred_data(
+    X: Any, sums: np.ndarray | None, solver: str, params: dict[str, Any]
+) -> _CentredData | _BlockedCentredData:
+    """The centred data in the form the solver needs.
+
+    The product routes on a copy of unstandardised dense data never need
+    X_c whole (:class:`_BlockedCentredData`); the rest centre a copy, or
+    X itself when ``copy=False``.
+    """
+    if (
+        solver in ("covariance_eigh", "gram")
+        and sums is not None
+        and params["copy"]
+        and not params["standardize"]
+    ):
+        return _BlockedCentredData(X, sums)
+    return _CentredData(X, params["standardize"], params["copy"])
 
 
 def _accurate_mean(X: np.ndarray) -> np.ndarray:
