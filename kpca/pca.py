@@ -34,7 +34,7 @@ from scipy.special import gammaln
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import one_blas_thread
+from ._threads import available_cores, gram_of_blocks, one_blas_thread
 from ._validation import (
     _is_sparse,
     check_array,
@@ -1142,7 +1142,7 @@ class _BlockedCentredData:
         X = self.X
         n, d = X.shape
         if X.dtype == np.float64 and self._mean_is_small(X):
-            S = X.T @ X
+            S = gram_of_blocks(_split(X, axis=0), rows=True)
             shift = n * np.outer(self.mean, self.mean)
             if np.all(2.0 * np.diag(shift) <= np.diag(S)):
                 S -= shift
@@ -1175,7 +1175,7 @@ class _BlockedCentredData:
         cols = max(1, _BLOCK_BYTES // (8 * n))
         buffer = np.empty((n, min(cols, d)))
         if X.dtype == np.float64 and self._mean_is_small(X):
-            G = X @ X.T
+            G = gram_of_blocks(_split(X, axis=1), rows=False)
             a = X @ self.mean
             squares = float(self.mean @ self.mean)
             centred = np.diag(G) - 2.0 * a + squares
@@ -1279,6 +1279,16 @@ def _centred_data(
     ):
         return _BlockedCentredData(X, sums)
     return _CentredData(X, params["standardize"], params["copy"])
+
+
+def _split(X: np.ndarray, axis: int) -> list[np.ndarray]:
+    """X cut along ``axis`` into one slice per core (see gram_of_blocks)."""
+    edges = np.linspace(0, X.shape[axis], available_cores() + 1).astype(int)
+    return [
+        X[a:b] if axis == 0 else X[:, a:b]
+        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        if b > a
+    ]
 
 
 def _accurate_mean(X: np.ndarray) -> np.ndarray:
