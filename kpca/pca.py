@@ -1138,7 +1138,17 @@ class _BlockedCentredData:
         return self.X.dtype
 
     def scatter(self) -> np.ndarray:
-        """:math:`X_c^\\top X_c` in float64 (d x d), a block of rows at a time."""
+        """:math:`X_c^\\top X_c` in float64 (d x d)."""
+        # Data too large for float64 overflow in the product; _finish says so.
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._scatter()
+
+    def gram(self) -> np.ndarray:
+        """:math:`X_c X_c^\\top` in float64 (n x n)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._gram()
+
+    def _scatter(self) -> np.ndarray:
         X = self.X
         n, d = X.shape
         if X.dtype == np.float64 and self._mean_is_small(X):
@@ -1163,17 +1173,12 @@ class _BlockedCentredData:
         # moving the centre by it removes n * shift shift^T from S.
         shift /= n
         self.mean = self.mean + shift
-        with np.errstate(over="ignore", invalid="ignore"):
-            # Huge data overflow here; _finish says so.
-            S -= n * np.outer(shift, shift)
+        S -= n * np.outer(shift, shift)
         return self._finish(S)
 
-    def gram(self) -> np.ndarray:
-        """:math:`X_c X_c^\\top` in float64 (n x n), a block of columns at a time."""
+    def _gram(self) -> np.ndarray:
         X = self.X
         n, d = X.shape
-        cols = max(1, _BLOCK_BYTES // (8 * n))
-        buffer = np.empty((n, min(cols, d)))
         if X.dtype == np.float64 and self._mean_is_small(X):
             G = gram_of_blocks(_split(X, axis=1), rows=False)
             a = X @ self.mean
@@ -1185,6 +1190,8 @@ class _BlockedCentredData:
                 G += squares
                 self._folded = True
                 return self._finish(G, upper=False)
+        cols = max(1, _BLOCK_BYTES // (8 * n))
+        buffer = np.empty((n, min(cols, d)))
         G = np.zeros((n, n), order="F")
         mean = self.mean.copy()
         for start in range(0, d, cols):
