@@ -21,6 +21,7 @@ thread count; its inspection of the loaded libraries is done once.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import os
 import threading
@@ -243,7 +244,11 @@ def gram_of_blocks(blocks: list[np.ndarray], rows: bool) -> np.ndarray:
     if len(blocks) == 1:
         return product(blocks[0])
     with one_blas_thread():
-        futures = [_pool().submit(product, block) for block in blocks]
+        # Each block in a copy of the caller's context: its np.errstate.
+        futures = [
+            _pool().submit(contextvars.copy_context().run, product, block)
+            for block in blocks
+        ]
         parts = [future.result() for future in futures]
     total = parts[0]
     for part in parts[1:]:
