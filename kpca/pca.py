@@ -1211,15 +1211,16 @@ class _BlockedCentredData:
     def _mean_is_small(self, X: np.ndarray) -> bool:
         """Whether the mean is likely small against the spread of X.
 
-        Decides from a sample of rows (about a thousand, fewer for long
-        rows) whether to try the fast folded product, which is checked
-        exactly afterwards: a large mean would fail that check and waste
-        the product.
+        Decides from a sample of rows (a few hundred, fewer for long rows:
+        about 100 kB) whether to try the fast folded product, which is
+        checked exactly afterwards: a large mean would fail that check and
+        waste the product.
         """
         n, d = X.shape
-        rows = max(8, min(1024, _BLOCK_BYTES // (32 * d)))
-        sample = X[:: max(1, n // rows)]
-        spread = np.mean((sample - self.mean) ** 2, axis=0)
+        rows = max(4, min(256, 2**14 // d))
+        sample = X[:: max(1, n // rows)] - self.mean
+        sample *= sample
+        spread = np.mean(sample, axis=0)
         return bool(np.all(4.0 * self.mean**2 <= spread))
 
     def _finish(self, A: np.ndarray, upper: bool = True) -> np.ndarray:
