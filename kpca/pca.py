@@ -447,6 +447,7 @@ class PCA(BaseEstimator):
                     f"n_features): got n_components={need} with n_samples={n}"
                     f", n_features={d}"
                 )
+            assert isinstance(data, _CentredData)  # see _centred_data
             mu, U = _iterative_svd(data, need, solver, params)
         elif solver == "covariance_eigh":
             mu, U = _eigenpairs(data.scatter(), need)
@@ -458,6 +459,7 @@ class PCA(BaseEstimator):
             if isinstance(data, _BlockedCentredData):
                 data = _CentredData(X, False, True)
         if solver == "full":
+            assert isinstance(data, _CentredData)  # see _centred_data
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
