@@ -21,6 +21,7 @@ thread count; its inspection of the loaded libraries is done once.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import os
 import threading
@@ -216,3 +217,40 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
         for future in futures:
             future.result()
     return out
+
+
+def gram_of_blocks(blocks: list[np.ndarray], rows: bool) -> np.ndarray:
+    """The sum of ``B.T @ B`` (``rows``) or ``B @ B.T`` over the blocks, one core each.
+
+    The blocks are slices of one matrix (of its rows, or of its columns),
+    so the sum is that matrix's product with itself.  Each block's product
+    runs on one BLAS thread: a product with a short side (a tall matrix
+    times itself) leaves OpenBLAS's own threads little to share, and on a
+    busy machine they waited for each other: measured on the 2-core
+    benchmark machine, ``X.T @ X`` of a 100,000 x 50 matrix took a median
+    of 22 ms (up to seconds) on OpenBLAS's threads and 8 ms as two halves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.arange(6.0).reshape(3, 2)
+    >>> bool(np.array_equal(gram_of_blocks([X[:2], X[2:]], True), X.T @ X))
+    True
+    """
+
+    def product(block: np.ndarray) -> np.ndarray:
+        return block.T @ block if rows else block @ block.T
+
+    if len(blocks) == 1:
+        return product(blocks[0])
+    with one_blas_thread():
+        # Each block in a copy of the caller's context: its np.errstate.
+        futures = [
+            _pool().submit(contextvars.copy_context().run, product, block)
+            for block in blocks
+        ]
+        parts = [future.result() for future in futures]
+    total = parts[0]
+    for part in parts[1:]:
+        total += part
+    return total

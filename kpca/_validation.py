@@ -20,6 +20,7 @@ __all__ = [
     "check_array",
     "check_bool",
     "check_choice",
+    "check_finite_sums",
     "check_generator",
     "check_is_fitted",
     "check_n_components",
@@ -63,6 +64,7 @@ def check_array(  # noqa: C901
     copy: bool = False,
     keep_float32: bool = False,
     accept_sparse: bool = False,
+    finite: bool = True,
 ) -> Any:
     """Return ``X`` as a finite float64 array with ``ndim`` dimensions.
 
@@ -86,6 +88,10 @@ def check_array(  # noqa: C901
         Return a ``scipy.sparse`` matrix or array in CSR format (its values
         as float64, or float32 with ``keep_float32``) instead of rejecting
         it.  Only 2-D input can be sparse.
+    finite : bool, default True
+        Check that a dense ``X`` holds no NaN or infinity.  False leaves the
+        check to a caller that makes it in a pass over ``X`` it needs anyway
+        (:func:`check_finite_sums`); sparse input is always checked.
 
     Returns
     -------
@@ -155,9 +161,31 @@ def check_array(  # noqa: C901
             f"{name} has {arr.shape[1]} feature(s) (shape={arr.shape}) while a "
             f"minimum of {min_cols} is required."
         )
+    if finite:
+        _check_finite(arr, name)
+    return arr
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinity")
-    return arr
+
+
+def check_finite_sums(X: np.ndarray, name: str = "X") -> np.ndarray | None:
+    """The column sums of a dense 2-D ``X`` in float64, raising on NaN or infinity.
+
+    A sum is finite only if every one of its terms is, so finite sums prove
+    ``X`` finite in the same pass that the column means need; only when a
+    sum is not finite are the entries themselves checked, for the error.
+    Returns None when every entry is finite but a sum overflows float64
+    (the caller then needs another way to its means).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = np.add.reduce(X, axis=0, dtype=np.float64)
+    if np.all(np.isfinite(sums)):
+        return sums
+    _check_finite(X, name)
+    return None
 
 
 def _check_sparse(

@@ -27,17 +27,20 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg
+import scipy.linalg.blas
 import scipy.sparse.linalg
 from scipy.special import gammaln
 
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
+from ._threads import available_cores, gram_of_blocks, one_blas_thread
 from ._validation import (
     _is_sparse,
     check_array,
     check_bool,
     check_choice,
+    check_finite_sums,
     check_is_fitted,
     check_nonnegative_int,
     check_positive_int,
@@ -72,6 +75,23 @@ _NORMALIZERS = ("auto", "QR", "LU", "none")
 # "auto" takes the covariance route only when it is much cheaper than the SVD.
 _COVARIANCE_MIN_ASPECT = 10
 _COVARIANCE_MAX_FEATURES = 1000
+
+# For a few components (an int k of at most a tenth of min(n, d)) of dense
+# data whose smaller side lies in this range, "auto" forms the smaller of
+# the products X_c^T X_c and X_c X_c^T, and keeps its answer only if the
+# kept eigenvalues pass the accuracy check below; smaller data go to the
+# SVD, which there costs little.
+_PRODUCT_MIN_SIDE = 100
+# The product routes compute eigenvalue mu_i with a relative error of order
+# eps * mu_1 / mu_i; "auto" accepts them while that is below 1e-12 for
+# every kept component (mu_1 / mu_k <= 4500, i.e. s_1 / s_k <= 67), and
+# otherwise computes the SVD.
+_PRODUCT_MAX_SPREAD = 1e-12 / np.finfo(float).eps
+
+# The blocks of centred rows (or columns) that the product routes multiply
+# hold about this many bytes of float64: in the cache, and a small share of
+# the memory of a copy of X.
+_BLOCK_BYTES = 2**22
 
 # Rows of X turned into float64 at a time when float32 data are multiplied
 # with themselves (8 MB of float64 at d = 1000).
@@ -125,10 +145,18 @@ class PCA(BaseEstimator):
           Tropp [3]_: :math:`k +` ``n_oversamples`` random directions, and
           ``iterated_power`` power iterations;
         * ``"auto"``: ``"covariance_eigh"`` when ``n_samples >= 10 *
-          n_features`` and ``n_features <= 1000`` (as scikit-learn does),
-          else ``"full"`` (``"arpack"`` for sparse data with more than 1000
-          features and an int ``n_components``).  Unlike scikit-learn,
-          ``"auto"`` never picks the approximate ``"randomized"``.
+          n_features`` and ``n_features <= 1000`` (as scikit-learn does).
+          Else, for dense data, an int ``n_components`` of at most a tenth
+          of :math:`m = \min(n, d)` and :math:`100 \le m \le 1000`, the
+          smaller product: ``"covariance_eigh"`` when :math:`n \ge d`,
+          ``"gram"`` when :math:`n < d`, whose answer is kept only when the
+          kept eigenvalues satisfy :math:`\mu_1/\mu_k \le 4500` (their
+          relative error, of order :math:`\varepsilon\mu_1/\mu_i`, is then
+          below :math:`10^{-12}`), and is otherwise replaced by
+          ``"full"``'s.  Else ``"full"`` (``"arpack"`` for sparse data with
+          more than 1000 features and an int ``n_components``).  Unlike
+          scikit-learn, ``"auto"`` never picks the approximate
+          ``"randomized"``.
 
         Accuracy: the SVD computes each singular value :math:`s_i` with a
         relative error of order :math:`\varepsilon\, s_1/s_i`
@@ -378,7 +406,7 @@ class PCA(BaseEstimator):
         self._fit(X)
         return self
 
-    def _fit(self, X: Any) -> _CentredData | None:
+    def _fit(self, X: Any) -> _CentredData | _BlockedCentredData | None:
         # Every check comes before the first attribute is set.
         params = self._check_params()
         names = self._check_feature_names(X, reset=True)
@@ -390,8 +418,12 @@ class PCA(BaseEstimator):
             moments = _dask.moments(X, None, max(1, 2**21 // X.shape[1]))
             self._fit_moments(moments, X.dtype, params, solver, names)
             return None
-        X = check_array(X, "X", keep_float32=True, accept_sparse=True)
+        X = check_array(
+            X, "X", keep_float32=True, accept_sparse=True, finite=False
+        )
         sparse = _is_sparse(X)
+        # Dense data: the column sums prove X finite, and start its means.
+        sums = None if sparse else check_finite_sums(X, "X")
         n, d = X.shape
         if n < 2:
             raise ValueError(
@@ -399,8 +431,11 @@ class PCA(BaseEstimator):
                 "has no variance"
             )
         k, how = _parse_n_components(self.n_components, n, d)
-        solver = _choose_solver(params["solver"], how, k, n, d, sparse)
-        data = _CentredData(X, params["standardize"], params["copy"])
+        chosen = _choose_solver(params["solver"], how, k, n, d, sparse)
+        solver = chosen
+        if chosen == "product":
+            solver = "covariance_eigh" if n >= d else "gram"
+        data = _centred_data(X, sums, solver, params)
 
         need = min(n, d) if how != "int" else k
         if how == "rank" and solver == "arpack":
@@ -412,13 +447,19 @@ class PCA(BaseEstimator):
                     f"n_features): got n_components={need} with n_samples={n}"
                     f", n_features={d}"
                 )
+            assert isinstance(data, _CentredData)  # see _centred_data
             mu, U = _iterative_svd(data, need, solver, params)
         elif solver == "covariance_eigh":
             mu, U = _eigenpairs(data.scatter(), need)
         elif solver == "gram":
             mu, V = _eigenpairs(data.gram(), need)
             U = V  # mapped back in _set_fitted, once the rank is known
-        else:
+        if chosen == "product" and not _accurate_enough(mu):
+            solver = "full"
+            if isinstance(data, _BlockedCentredData):
+                data = _CentredData(X, False, True)
+        if solver == "full":
+            assert isinstance(data, _CentredData)  # see _centred_data
             _, s, Vt = np.linalg.svd(data.centred(), full_matrices=False)
             mu, U = (s[:need].astype(np.float64)) ** 2, Vt[:need].T
 
@@ -924,6 +965,13 @@ def _choose_solver(
     if solver == "auto":
         if n >= _COVARIANCE_MIN_ASPECT * d and d <= _COVARIANCE_MAX_FEATURES:
             solver = "covariance_eigh"
+        elif (
+            not sparse
+            and how == "int"
+            and _PRODUCT_MIN_SIDE <= min(n, d) <= _COVARIANCE_MAX_FEATURES
+            and k <= min(n, d) // 10
+        ):
+            solver = "product"  # checked by _accurate_enough, else "full"
         elif sparse:
             solver = "arpack" if how == "int" else "covariance_eigh"
             if solver == "arpack" and k >= min(n, d):
@@ -1052,6 +1100,207 @@ class _CentredData:
         return Xc @ Xc.T
 
 
+class _BlockedCentredData:
+    """Dense :math:`X_c = X - 1\\bar x^\\top`, never formed whole.
+
+    Made for the covariance and Gram routes, which need X_c only through
+    its product with itself, :meth:`scatter` or :meth:`gram` (which also
+    set the total variance and the final mean), and through thin products.
+
+    When the mean is small against the spread, the product is that of X,
+    with the centring folded in afterwards (:math:`X^\\top X -
+    n\\bar x\\bar x^\\top`, or the double centring of :math:`X X^\\top`):
+    a float64 entry of a product carries a round-off of order
+    :math:`\\varepsilon` times the norms of its two factors, and the fold
+    is taken only if every diagonal entry of the raw product is at most
+    twice the centred one, so that this round-off is at most twice the
+    centred product's.  Otherwise (a large mean, or float32 data), blocks
+    of rows (covariance) or columns (Gram) are centred into one small
+    float64 buffer and passed to the BLAS rank-k update ``syrk``: X is
+    read once and never copied, and float32 data are multiplied in
+    float64.  The mean of each block route is corrected by the mean of the
+    centred data, as :func:`_accurate_mean` does.
+    """
+
+    sparse = False
+    scale = None
+
+    def __init__(self, X: np.ndarray, sums: np.ndarray) -> None:
+        self.X = X
+        self.mean = sums / X.shape[0]
+        self.total = 0.0
+        self._folded = False
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.X.dtype
+
+    def scatter(self) -> np.ndarray:
+        """:math:`X_c^\\top X_c` in float64 (d x d)."""
+        # Data too large for float64 overflow in the product; _finish says so.
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._scatter()
+
+    def gram(self) -> np.ndarray:
+        """:math:`X_c X_c^\\top` in float64 (n x n)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._gram()
+
+    def _scatter(self) -> np.ndarray:
+        X = self.X
+        n, d = X.shape
+        if X.dtype == np.float64 and self._mean_is_small(X):
+            S = gram_of_blocks(_split(X, axis=0), rows=True)
+            shift = n * np.outer(self.mean, self.mean)
+            if np.all(2.0 * np.diag(shift) <= np.diag(S)):
+                S -= shift
+                return self._finish(S, upper=False)
+        rows = max(1, _BLOCK_BYTES // (8 * d))
+        buffer = np.empty((min(rows, n), d))
+        S = np.zeros((d, d), order="F")
+        shift = np.zeros(d)
+        for start in range(0, n, rows):
+            block = buffer[: min(rows, n - start)]
+            np.subtract(X[start : start + rows], self.mean, out=block)
+            shift += block.sum(axis=0)
+            # block.T is Fortran-ordered: syrk reads it in place.
+            S = scipy.linalg.blas.dsyrk(
+                1.0, block.T, beta=1.0, c=S, trans=0, overwrite_c=1
+            )
+        # The mean of the centred rows is the round-off of the first mean:
+        # moving the centre by it removes n * shift shift^T from S.
+        shift /= n
+        self.mean = self.mean + shift
+        S -= n * np.outer(shift, shift)
+        return self._finish(S)
+
+    def _gram(self) -> np.ndarray:
+        X = self.X
+        n, d = X.shape
+        if X.dtype == np.float64 and self._mean_is_small(X):
+            G = gram_of_blocks(_split(X, axis=1), rows=False)
+            a = X @ self.mean
+            squares = float(self.mean @ self.mean)
+            centred = np.diag(G) - 2.0 * a + squares
+            if np.all(np.diag(G) <= 2.0 * centred):
+                G -= a[:, None]
+                G -= a[None, :]
+                G += squares
+                self._folded = True
+                return self._finish(G, upper=False)
+        cols = max(1, _BLOCK_BYTES // (8 * n))
+        buffer = np.empty((n, min(cols, d)))
+        G = np.zeros((n, n), order="F")
+        mean = self.mean.copy()
+        for start in range(0, d, cols):
+            stop = min(start + cols, d)
+            block = buffer[:, : stop - start]
+            np.subtract(X[:, start:stop], mean[start:stop], out=block)
+            # All rows are here: the second pass of the mean is exact.
+            shift = block.mean(axis=0)
+            block -= shift
+            mean[start:stop] += shift
+            G = scipy.linalg.blas.dsyrk(
+                1.0, block.T, beta=1.0, c=G, trans=1, overwrite_c=1
+            )
+        self.mean = mean
+        return self._finish(G)
+
+    def _mean_is_small(self, X: np.ndarray) -> bool:
+        """Whether the mean is likely small against the spread of X.
+
+        Decides from a sample of rows (a few hundred, fewer for long rows:
+        about 100 kB) whether to try the fast folded product, which is
+        checked exactly afterwards: a large mean would fail that check and
+        waste the product.
+        """
+        n, d = X.shape
+        rows = max(4, min(256, 2**14 // d))
+        sample = X[:: max(1, n // rows)] - self.mean
+        sample *= sample
+        spread = np.mean(sample, axis=0)
+        return bool(np.all(4.0 * self.mean**2 <= spread))
+
+    def _finish(self, A: np.ndarray, upper: bool = True) -> np.ndarray:
+        if upper:
+            # syrk filled the upper triangle: copy it to the lower one.
+            lower = np.tril_indices(A.shape[0], -1)
+            A[lower] = A.T[lower]
+        self.total = float(np.trace(A))
+        _check_range(None, self.total, None, self._peak)
+        return A
+
+    def _peak(self) -> float:
+        """max |x - mean|, for the messages of :func:`_check_range`."""
+        peak = 0.0
+        rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
+        with np.errstate(over="ignore", invalid="ignore"):
+            for start in range(0, self.shape[0], rows):
+                block = self.X[start : start + rows] - self.mean
+                peak = max(peak, float(np.max(np.abs(block), initial=0.0)))
+        return peak
+
+    def _rows(self, M: np.ndarray, out: np.ndarray) -> np.ndarray:
+        rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
+        for start in range(0, self.shape[0], rows):
+            block = self.X[start : start + rows] - self.mean
+            np.matmul(block, M, out=out[start : start + rows])
+        return out
+
+    def matmat(self, M: np.ndarray) -> np.ndarray:
+        """:math:`X_c M` for M of shape (d, l), in the dtype of X."""
+        M = np.asarray(M, dtype=np.float64)
+        out = np.empty((self.shape[0], M.shape[1]), dtype=self.dtype)
+        return self._rows(M, out)
+
+    def rmatmat(self, Y: np.ndarray) -> np.ndarray:
+        """:math:`X_c^\\top Y` for Y of shape (n, l), in float64."""
+        n, d = self.shape
+        if self._folded:
+            Y = np.asarray(Y, dtype=np.float64)
+            return self.X.T @ Y - np.outer(self.mean, Y.sum(axis=0))
+        cols = max(1, _BLOCK_BYTES // (8 * n))
+        out = np.empty((d, Y.shape[1]))
+        for start in range(0, d, cols):
+            stop = min(start + cols, d)
+            block = self.X[:, start:stop] - self.mean[start:stop]
+            np.matmul(block.T, Y, out=out[start:stop])
+        return out
+
+
+def _centred_data(
+    X: Any, sums: np.ndarray | None, solver: str, params: dict[str, Any]
+) -> _CentredData | _BlockedCentredData:
+    """The centred data in the form the solver needs.
+
+    The product routes on a copy of unstandardised dense data never need
+    X_c whole (:class:`_BlockedCentredData`); the rest centre a copy, or
+    X itself when ``copy=False``.
+    """
+    if (
+        solver in ("covariance_eigh", "gram")
+        and sums is not None
+        and params["copy"]
+        and not params["standardize"]
+    ):
+        return _BlockedCentredData(X, sums)
+    return _CentredData(X, params["standardize"], params["copy"])
+
+
+def _split(X: np.ndarray, axis: int) -> list[np.ndarray]:
+    """X cut along ``axis`` into one slice per core (see gram_of_blocks)."""
+    edges = np.linspace(0, X.shape[axis], available_cores() + 1).astype(int)
+    return [
+        X[a:b] if axis == 0 else X[:, a:b]
+        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        if b > a
+    ]
+
+
 def _accurate_mean(X: np.ndarray) -> np.ndarray:
     """The column means, corrected by the mean of the data minus them.
 
@@ -1065,7 +1314,10 @@ def _accurate_mean(X: np.ndarray) -> np.ndarray:
 
 
 def _check_range(
-    Xc: np.ndarray | None, total: float, scale: np.ndarray | None
+    Xc: np.ndarray | None,
+    total: float,
+    scale: np.ndarray | None,
+    peak_of: Any = None,
 ) -> None:
     """Raise if the squares of the centred data over- or underflow float64.
 
@@ -1078,30 +1330,50 @@ def _check_range(
             "X is too large for float64: the standard deviations of its "
             "features overflow (standardize=True): scale X"
         )
-    if Xc is None:  # sparse data: the sums of squares only
+    if Xc is None and peak_of is None:  # sparse: the sums of squares only
         if not np.isfinite(total):
             raise ValueError(
                 "X is too large for float64: the sum of squares of the "
                 "centred data overflows: scale X"
             )
         return
-    peak = float(np.max(np.abs(Xc), initial=0.0))
+    if np.isfinite(total) and total >= _UNDERFLOW_TOTAL:
+        return
+    if Xc is not None:
+        peak = float(np.max(np.abs(Xc), initial=0.0))
+    else:
+        peak = peak_of()  # blocked data: found only for the message
     if not np.isfinite(total):
         raise ValueError(
             "X is too large for float64: the sum of squares of the centred "
             f"data overflows (largest |x - mean| {peak:.3g}): scale X"
         )
-    if 0.0 < peak and total < np.finfo(float).tiny / np.finfo(float).eps:
+    if 0.0 < peak and total < _UNDERFLOW_TOTAL:
         raise ValueError(
             "X varies too little for float64: the squares of the centred "
             f"data underflow (largest |x - mean| {peak:.3g}): scale X"
         )
 
 
+_UNDERFLOW_TOTAL = np.finfo(float).tiny / np.finfo(float).eps
+
+
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    # A is a fresh product, free to overwrite.
+    # A is a fresh product, free to overwrite.  The tridiagonal reduction is
+    # a long run of small BLAS calls: on one thread it is never slower, and
+    # on a busy machine several times faster (kpca._threads).
     A = symmetrize(A, inplace=True)
-    return _top_eigenpairs(A, k, solver="dense", overwrite=True)
+    with one_blas_thread():
+        return _top_eigenpairs(A, k, solver="dense", overwrite=True)
+
+
+def _accurate_enough(mu: np.ndarray) -> bool:
+    """Whether a product route's kept eigenvalues are accurate to 1e-12.
+
+    Their relative errors are of order ``eps * mu[0] / mu[i]``; a zero or
+    negative eigenvalue fails (the SVD then decides the rank).
+    """
+    return bool(mu.size) and bool(mu[-1] * _PRODUCT_MAX_SPREAD >= mu[0] > 0)
 
 
 def _iterative_svd(
