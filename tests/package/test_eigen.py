@@ -322,6 +322,39 @@ def test_non_symmetric_matrix_is_rejected():
         top_eigenpairs(np.array([[1.0, 2.0], [0.0, 1.0]]), 1)
 
 
+@pytest.mark.parametrize("n", [130, 300])
+@pytest.mark.parametrize(
+    "where", [(0, 1), (1, 0), (5, 5 + 128), (299, 3), (129, 128), (-1, -2)]
+)
+def test_one_asymmetric_entry_anywhere_is_rejected(rng, n, where):
+    # The check compares every tile with its mirror image: a single entry
+    # off by 1e-9 of the largest, in any tile (the last, partial ones too),
+    # is found, not only a widespread asymmetry.
+    A = _psd(rng, n)
+    i, j = (min(w, n - 1) if w >= 0 else n + w for w in where)
+    if i == j:
+        j = (j + 1) % n
+    A[i, j] += 1e-9 * np.abs(A).max()
+    with pytest.raises(ValueError, match="A must be symmetric"):
+        top_eigenpairs(A, 2)
+
+
+def test_round_off_asymmetry_is_symmetrised_and_a_symmetric_input_kept(rng):
+    A = _psd(rng, 300)
+    B = A.copy()
+    B[7, 250] += 1e-13 * np.abs(A).max()  # within the 1e-10 tolerance
+    kept = B.copy()
+    w, V = top_eigenpairs(B, 3, solver="dense")
+    np.testing.assert_array_equal(B, kept)  # symmetrised in a copy
+    w_sym, _ = top_eigenpairs(0.5 * (B + B.T), 3, solver="dense")
+    np.testing.assert_array_equal(w, w_sym)
+    # An exactly symmetric input is used as it is, and left unchanged.
+    A_before = A.copy()
+    w, V = top_eigenpairs(A, 3, solver="dense")
+    np.testing.assert_array_equal(A, A_before)
+    np.testing.assert_allclose(w, 0.8 ** np.arange(3), rtol=1e-12)
+
+
 def test_split_products_work_in_a_forked_child(rng):
     # The worker threads of the split products do not survive a fork; a child
     # must get a pool of its own instead of waiting on threads that are gone.
