@@ -200,8 +200,10 @@ def _lanczos_calls(monkeypatch):
 def test_auto_runs_a_block_of_two_on_a_kernel_matrix_in_cache(
     rng, no_dense, monkeypatch
 ):
-    # Up to n = 3000 "auto" takes Lanczos with a block of two vectors, each
-    # multiplied by the matrix on its own, and its answer stands.
+    # With PAIR_UP_TO = 3000 (a machine where it pays) "auto" takes Lanczos
+    # with a block of two vectors up to n = 3000, each multiplied by the
+    # matrix on its own, and its answer stands.
+    monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 3000)
     calls = _lanczos_calls(monkeypatch)
     K = kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
     K_c = kpca.center_kernel(K)
@@ -226,6 +228,7 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     # A block of two finds two copies of a repeated eigenvalue and cannot see
     # a third; so two equal wanted eigenvalues, whether or not a third copy
     # exists, make "auto" run a block of k.
+    monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 3000)
     n, k = 800, 6
     w_true = np.r_[
         3.0, [2.0] * copies, 1.5 * 0.95 ** np.arange(n - 1 - copies)
@@ -242,6 +245,20 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     w, _ = top_eigenpairs(A, 2)
     assert calls == [(2, True)]
     np.testing.assert_allclose(w, w_true[:2], rtol=1e-10)
+
+
+def test_auto_runs_a_block_of_k_by_default(rng, no_dense, monkeypatch):
+    # PAIR_UP_TO = 0: "auto" takes the block of k at every order beyond
+    # the dense solver's, robust to busy cores (see kpca._tuning).
+    calls = _lanczos_calls(monkeypatch)
+    K_c = kpca.center_kernel(
+        kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
+    )
+    w, V = kpca.eigen._top_eigenpairs(K_c, 8, random_state=0)
+    assert calls == [(8, False)]
+    np.testing.assert_allclose(
+        w, np.linalg.eigvalsh(K_c)[::-1][:8], rtol=1e-10
+    )
 
 
 @pytest.mark.blas_regression
