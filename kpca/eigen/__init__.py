@@ -21,11 +21,12 @@ step with four solvers, one guarantee and one sign convention.
     a block of :math:`\max(k, 2)` vectors (one pass over :math:`A`, BLAS-3),
     and a block of :math:`b` vectors finds up to :math:`b` copies of a
     repeated eigenvalue, so none of the top :math:`k` can be missed.
-    ``"auto"`` runs it with a block of two vectors up to :math:`n = 3000`,
-    where the matrix is near the processor's cache and a matrix-vector
-    product costs a fraction of a block product; two wanted eigenvalues
-    that come out equal could then hide a third copy, and the answer is
-    recomputed with a block of :math:`k`.
+    ``"auto"`` runs it with a block of :math:`\max(k, 2)` vectors; with
+    ``kpca._tuning.PAIR_UP_TO`` raised it runs a block of two vectors up
+    to that order (matrix-vector products, cheap while the matrix is in
+    the processor's cache on a quiet machine, but stalled by busy cores);
+    two wanted eigenvalues that come out equal could then hide a third
+    copy, and the answer is recomputed with a block of :math:`k`.
 ``"arpack"``
     Implicitly restarted Lanczos (``scipy.sparse.linalg.eigsh``) [2]_, stopped
     at the same relative residual; one matrix-vector product per step.
@@ -208,8 +209,7 @@ def top_eigenpairs(
         How many eigenpairs, ``1 <= k <= n``; all ``n`` when None.
     solver : {"auto", "dense", "lanczos", "subspace", "randomized", "arpack"}
         Default ``"auto"``, which uses ``"dense"`` for ``n <= 600`` or ``k > n/10`` and
-        ``"lanczos"`` otherwise (with a block of two vectors up to
-        ``n = 3000``; see the module documentation).  ``"subspace"`` is used only when
+        ``"lanczos"`` otherwise (see the module documentation).  ``"subspace"`` is used only when
         ``assume_psd`` is true.  Whatever the choice, the pairs are checked
         and recomputed by ``"dense"`` if the check fails (see the module
         documentation), so exactly ``k`` pairs are returned.
