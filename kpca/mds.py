@@ -32,6 +32,7 @@ from ._spectrum import (
     symmetrize,
     symmetry_defect,
 )
+from ._threads import one_blas_thread
 from ._tuning import DENSE_UP_TO
 from ._validation import (
     check_array,
@@ -442,14 +443,17 @@ def _double_center_inplace(D2: np.ndarray) -> float:
     grand_mean = float(means.mean())
     step = max(1, _BLOCK_ROWS_ENTRIES // n)
     frobenius2 = 0.0
-    for start in range(0, n, step):
-        block = D2[start : start + step]
-        shift = means[start : start + step, None] + means[None, :]
-        shift -= grand_mean
-        block -= shift
-        block *= -0.5
-        flat = block.reshape(-1)
-        frobenius2 += float(flat @ flat)
+    # Many small BLAS calls (the sums of squares): on one BLAS thread, so
+    # that none waits for a descheduled sibling on a busy machine.
+    with one_blas_thread():
+        for start in range(0, n, step):
+            block = D2[start : start + step]
+            shift = means[start : start + step, None] + means[None, :]
+            shift -= grand_mean
+            block -= shift
+            block *= -0.5
+            flat = block.reshape(-1)
+            frobenius2 += float(flat @ flat)
     return frobenius2
 
 
@@ -493,18 +497,20 @@ def _strain(G: np.ndarray, Y: np.ndarray) -> float:
     n = G.shape[0]
     step = max(1, _BLOCK_ROWS_ENTRIES // n)
     scale, sumsq = 0.0, 0.0
-    for start in range(0, n, step):
-        rows = slice(start, start + step)
-        R = G[rows] - Y[rows] @ Y.T
-        peak = float(np.max(np.abs(R), initial=0.0))
-        if peak == 0.0:
-            continue
-        flat = (R / peak).reshape(-1)
-        part = float(flat @ flat)
-        if peak > scale:
-            sumsq = sumsq * (scale / peak) ** 2 + part
-            scale = peak
-        else:
-            sumsq += part * (peak / scale) ** 2
+    # Many small BLAS calls: on one BLAS thread (see _double_center_inplace).
+    with one_blas_thread():
+        for start in range(0, n, step):
+            rows = slice(start, start + step)
+            R = G[rows] - Y[rows] @ Y.T
+            peak = float(np.max(np.abs(R), initial=0.0))
+            if peak == 0.0:
+                continue
+            flat = (R / peak).reshape(-1)
+            part = float(flat @ flat)
+            if peak > scale:
+                sumsq = sumsq * (scale / peak) ** 2 + part
+                scale = peak
+            else:
+                sumsq += part * (peak / scale) ** 2
     with np.errstate(over="ignore"):
         return scale * (scale * sumsq)
