@@ -327,12 +327,17 @@ def negative_mass_from_extremes(
         max(frobenius2 - float(top @ top) - float(bottom @ bottom), 0.0)
         + n * np.finfo(float).eps * frobenius2
     )
-    high = found + max(
-        0.0,
-        min(
-            0.5 * (np.sqrt(rest * rest_squares) - rest_sum),
-            rest * abs(float(bottom[-1])),
-        ),
+    # An infinite squared norm (overflow) leaves the bound r |nu_m|.
+    high = found + (
+        max(
+            0.0,
+            min(
+                0.5 * (float(np.sqrt(rest * rest_squares)) - rest_sum),
+                rest * abs(float(bottom[-1])),
+            ),
+        )
+        if rest
+        else 0.0
     )
     return NegativeMass(mass(low), mass(max(high, low)), count, False)
 

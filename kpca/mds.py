@@ -442,7 +442,7 @@ def _double_center_inplace(D2: np.ndarray) -> float:
     means = D2.mean(axis=1)
     grand_mean = float(means.mean())
     step = max(1, _BLOCK_ROWS_ENTRIES // n)
-    frobenius2 = 0.0
+    squares = _SumOfSquares()
     # Many small BLAS calls (the sums of squares): on one BLAS thread, so
     # that none waits for a descheduled sibling on a busy machine.
     with one_blas_thread():
@@ -452,9 +452,39 @@ def _double_center_inplace(D2: np.ndarray) -> float:
             shift -= grand_mean
             block -= shift
             block *= -0.5
-            flat = block.reshape(-1)
-            frobenius2 += float(flat @ flat)
-    return frobenius2
+            squares.add(block)
+    return squares.total()
+
+
+class _SumOfSquares:
+    """A sum of squared entries, block by block, without overflow on the way.
+
+    Each block is scaled by its largest magnitude and the running sum
+    rescaled (as LAPACK's ``dlassq`` does): the squares of entries beyond
+    1e154 would overflow although the sum may not, and those below 1e-154
+    underflow.  The total is infinite only when the sum itself exceeds
+    float64's range.
+    """
+
+    def __init__(self) -> None:
+        self.scale = 0.0
+        self.sumsq = 0.0
+
+    def add(self, block: np.ndarray) -> None:
+        peak = float(np.max(np.abs(block), initial=0.0))
+        if peak == 0.0:
+            return
+        flat = (block / peak).reshape(-1)
+        part = float(flat @ flat)
+        if peak > self.scale:
+            self.sumsq = self.sumsq * (self.scale / peak) ** 2 + part
+            self.scale = peak
+        else:
+            self.sumsq += part * (peak / self.scale) ** 2
+
+    def total(self) -> float:
+        with np.errstate(over="ignore"):
+            return self.scale * (self.scale * self.sumsq)
 
 
 _BLOCK_ROWS_ENTRIES = 2**16
@@ -489,28 +519,16 @@ def _bottom_eigenvalues(G: np.ndarray, top: float) -> np.ndarray:
 def _strain(G: np.ndarray, Y: np.ndarray) -> float:
     r""":math:`\lVert G - YY^\top\rVert_F^2`, a block of rows at a time.
 
-    No n x n temporary; each block's sum of squares is scaled by its largest
-    magnitude and the running sum rescaled (as LAPACK's ``dlassq`` does), so
-    no square overflows or underflows on the way.  Infinite only when the
-    sum itself exceeds float64's range.
+    No n x n temporary; no square overflows or underflows on the way
+    (``_SumOfSquares``).  Infinite only when the sum itself exceeds
+    float64's range.
     """
     n = G.shape[0]
     step = max(1, _BLOCK_ROWS_ENTRIES // n)
-    scale, sumsq = 0.0, 0.0
+    squares = _SumOfSquares()
     # Many small BLAS calls: on one BLAS thread (see _double_center_inplace).
     with one_blas_thread():
         for start in range(0, n, step):
             rows = slice(start, start + step)
-            R = G[rows] - Y[rows] @ Y.T
-            peak = float(np.max(np.abs(R), initial=0.0))
-            if peak == 0.0:
-                continue
-            flat = (R / peak).reshape(-1)
-            part = float(flat @ flat)
-            if peak > scale:
-                sumsq = sumsq * (scale / peak) ** 2 + part
-                scale = peak
-            else:
-                sumsq += part * (peak / scale) ** 2
-    with np.errstate(over="ignore"):
-        return scale * (scale * sumsq)
+            squares.add(G[rows] - Y[rows] @ Y.T)
+    return squares.total()
