@@ -29,12 +29,15 @@ from ._validation import check_array, check_positive_float
 
 __all__ = [
     "RANK_RTOL",
+    "NegativeMass",
     "NegativeSpectrum",
     "NonEuclideanWarning",
     "components_to_keep",
+    "negative_mass_from_extremes",
     "negative_spectrum",
     "numerical_rank",
     "symmetrize",
+    "symmetry_defect",
     "warn_non_euclidean",
 ]
 
@@ -164,6 +167,37 @@ def symmetrize(A: np.ndarray, *, inplace: bool = False) -> np.ndarray:
     return 0.5 * (A + A.T)
 
 
+# The symmetry check compares square tiles of this order (128 KiB of float64)
+# with their mirror images while both are in the cache: 3.3 ms at n = 2000
+# and 7 ms at n = 3000 on one core, against 29 ms at n = 3000 with tiles of
+# 256 or 512, and 7 ms at n = 2000 for blocks of rows against the strided
+# blocks of columns.
+_TILE = 128
+
+
+def symmetry_defect(M: np.ndarray) -> tuple[float, float]:
+    r"""``(max |M - M.T|, max |M|)`` of a square array, in one pass.
+
+    Each tile above the diagonal is compared with its mirror image below it
+    while both are in the cache; the largest magnitude is taken over the
+    tiles on and above the diagonal, so it may miss the one below by at
+    most the asymmetry, which is added to it.  No n x n temporary.
+    """
+    n = M.shape[0]
+    asymmetry = high = 0.0
+    low = 0.0
+    for i in range(0, n, _TILE):
+        rows = slice(i, i + _TILE)
+        for j in range(i, n, _TILE):
+            cols = slice(j, j + _TILE)
+            upper = M[rows, cols]
+            gap = upper - M[cols, rows].T
+            asymmetry = max(asymmetry, float(gap.max()), float(-gap.min()))
+            high = max(high, float(upper.max()))
+            low = min(low, float(upper.min()))
+    return asymmetry, max(high, -low) + asymmetry
+
+
 @dataclasses.dataclass(frozen=True)
 class NegativeSpectrum:
     r"""What is known of the negative eigenvalues of a symmetric matrix.
@@ -211,6 +245,101 @@ def negative_spectrum(
         return NegativeSpectrum(low, top, int(negative.sum()), mass)
     assert smallest is not None and largest is not None
     return NegativeSpectrum(float(smallest), float(largest), None, None)
+
+
+@dataclasses.dataclass(frozen=True)
+class NegativeMass:
+    """The negative mass known from a spectrum's extremes (see
+    :func:`negative_mass_from_extremes`): ``low <= high``, equal when exact;
+    ``count`` is the number of eigenvalues below the cut when ``exact``,
+    and a lower bound otherwise."""
+
+    low: float
+    high: float
+    count: int
+    exact: bool
+
+
+def negative_mass_from_extremes(
+    trace: float,
+    frobenius2: float,
+    top: np.ndarray,
+    bottom: np.ndarray,
+    n: int,
+    cutoff: float,
+) -> NegativeMass:
+    r"""The negative mass of a symmetric matrix from its extreme eigenvalues.
+
+        With eigenvalues :math:`\lambda_1 \ge \dots \ge \lambda_n`, the cut
+        :math:`c` (round-off: ``RANK_RTOL`` times the largest magnitude), the
+        mass below it :math:`N_c = \sum_{\lambda_a < -c} |\lambda_a|` and the
+        trace :math:`t = \sum_a \lambda_a`, the negative mass is
+        :math:`N_c / (t + 2N_c)`: the eigenvalues within :math:`[-c, 0)` count
+        as zero, so it is below the full spectrum's
+        :math:`N_c / \sum_a|\lambda_a|` by at most the relative amount
+        :math:`2 n c / t`.
+
+        ``top`` holds the :math:`k` largest eigenvalues (descending),
+        ``bottom`` the :math:`m` smallest (ascending), ``frobenius2`` is
+        :math:`\lVert A
+    Vert_F^2 = \sum_a \lambda_a^2`.
+
+        * If ``bottom[-1] >= -c``, every eigenvalue below the cut is in
+          ``bottom``: :math:`N_c` and the count are exact.
+        * Otherwise only bounds are known.  Below:
+      :math:`N_c \ge \sum_j |\nu_j|` (the :math:`m` found), and, since the
+      positive eigenvalues add up to at least those of ``top``,
+      :math:`N_c \ge \sum_{i \le k} \lambda_i^+ - t - r c` with
+      :math:`r = n - k - m` eigenvalues not found.  Above: those :math:`r`
+      eigenvalues have the sum
+      :math:`t_R = t - \sum_i \lambda_i - \sum_j \nu_j` and the sum of
+      squares :math:`s_R = \lVert A\rVert_F^2 - \sum_i\lambda_i^2 -
+      \sum_j\nu_j^2`, so by Cauchy--Schwarz their absolute values add up to
+      at most :math:`\sqrt{r s_R}` and their negative part to at most
+      :math:`(\sqrt{r s_R} - t_R)/2`; each is at least :math:`\nu_m`, so
+      that part is also at most :math:`r|\nu_m|`.
+
+    The mass :math:`N/(t + 2N)` increases with :math:`N` (:math:`t \ge 0`
+        for a double-centred matrix of squared distances), so the bounds on
+        :math:`N_c` give those on the mass.
+    """
+    top = np.asarray(top, dtype=float)
+    bottom = np.asarray(bottom, dtype=float)
+
+    def mass(negative: float) -> float:
+        total = trace + 2.0 * negative
+        return float(negative / total) if total > 0 else 0.0
+
+    below = bottom < -cutoff
+    found = float(np.sum(-bottom[below]))
+    count = int(np.count_nonzero(below))
+    if not below.all():
+        value = mass(found)
+        return NegativeMass(value, value, count, True)
+    rest = max(n - top.size - bottom.size, 0)
+    low = max(
+        found,
+        float(np.sum(np.maximum(top, 0.0))) - trace - rest * cutoff,
+    )
+    rest_sum = trace - float(np.sum(top)) - float(np.sum(bottom))
+    # The subtraction loses about n * eps of the sum of squares.
+    rest_squares = (
+        max(frobenius2 - float(top @ top) - float(bottom @ bottom), 0.0)
+        + n * np.finfo(float).eps * frobenius2
+    )
+    # An infinite squared norm (overflow) leaves the bound r |nu_m|.
+    high = found + (
+        max(
+            0.0,
+            min(
+                0.5 * (float(np.sqrt(rest * rest_squares)) - rest_sum),
+                rest * abs(float(bottom[-1])),
+            ),
+        )
+        if rest
+        else 0.0
+    )
+    return NegativeMass(mass(low), mass(max(high, low)), count, False)
 
 
 def warn_non_euclidean(

@@ -16,12 +16,21 @@ from __future__ import annotations
 DENSE_UP_TO = 600
 
 #: Up to this order ``"auto"`` runs Lanczos with a block of two vectors,
-#: whose products are matrix-vector products, rather than a block of k:
-#: while the matrix is near the last-level cache a matrix-vector product is
-#: cheap, and a block product costs several of them however few its rows.
-#: Measured with k = 10 in fresh processes: 14, 31 and 74 ms against 23, 48
-#: and 86 ms at n = 1000, 2000 and 3000, and 146 against 113 ms at n = 4000.
-PAIR_UP_TO = 3000
+#: whose products are matrix-vector products on the BLAS library's own
+#: threads, rather than a block of k split between the cores (0: never).
+#: On a quiet machine with the matrix in the last-level cache the block of
+#: two was faster (k = 10, fresh processes, the Intel machine: 14, 31 and
+#: 74 ms against 23, 48 and 86 ms at n = 1000, 2000 and 3000).  But each
+#: of its 30-40 matrix-vector products synchronises the BLAS threads, and
+#: on a busy machine, or fitted repeatedly in one process, a thread that
+#: waits for a descheduled sibling loses its time slice: on the shared
+#: 2-core AMD machine (32 MiB L3), in one process, the block of two took
+#: 106, 280 and 1102 ms at n = 1000, 2000 and 3000 against 73, 72 and
+#: 265 ms for the block of k (756 against 112 ms at n = 2000 with
+#: OPENBLAS_CORETYPE=Sandybridge), and a whole Gaussian kernel PCA fit at
+#: n = 2000 went from 1.05 to 4.73 times faster than scikit-learn's ARPACK
+#: fit.  The block of k is the robust choice.
+PAIR_UP_TO = 0
 
 #: The block Lanczos basis holds at most ``max(LANCZOS_BASIS_BLOCKS * b,
 #: LANCZOS_BASIS_ROWS)`` vectors of length n (b the block size) before a

@@ -183,8 +183,7 @@ class KernelPCA(BaseEstimator):
         takes the exact dense solver for at most 600 points, for more than
         :math:`n/10` components and for ``n_components=None``, and Lanczos
         iteration (stopped at a :math:`10^{-10}` relative residual)
-        otherwise: with a block of two vectors up to 3000 points, a block of
-        ``n_components`` beyond.  ``"randomized"`` (scikit-learn's name) is
+        otherwise, with a block of ``n_components`` vectors.  ``"randomized"`` (scikit-learn's name) is
         randomised subspace iteration, ``"subspace"``.  Every solver's pairs
         are checked and recomputed densely if the check fails.
     tol : float, default 0

@@ -21,11 +21,12 @@ step with four solvers, one guarantee and one sign convention.
     a block of :math:`\max(k, 2)` vectors (one pass over :math:`A`, BLAS-3),
     and a block of :math:`b` vectors finds up to :math:`b` copies of a
     repeated eigenvalue, so none of the top :math:`k` can be missed.
-    ``"auto"`` runs it with a block of two vectors up to :math:`n = 3000`,
-    where the matrix is near the processor's cache and a matrix-vector
-    product costs a fraction of a block product; two wanted eigenvalues
-    that come out equal could then hide a third copy, and the answer is
-    recomputed with a block of :math:`k`.
+    ``"auto"`` runs it with a block of :math:`\max(k, 2)` vectors; with
+    ``kpca._tuning.PAIR_UP_TO`` raised it runs a block of two vectors up
+    to that order (matrix-vector products, cheap while the matrix is in
+    the processor's cache on a quiet machine, but stalled by busy cores);
+    two wanted eigenvalues that come out equal could then hide a third
+    copy, and the answer is recomputed with a block of :math:`k`.
 ``"arpack"``
     Implicitly restarted Lanczos (``scipy.sparse.linalg.eigsh``) [2]_, stopped
     at the same relative residual; one matrix-vector product per step.
@@ -77,7 +78,12 @@ from typing import Any
 
 import numpy as np
 
-from .._spectrum import RANK_RTOL, numerical_rank, symmetrize
+from .._spectrum import (
+    RANK_RTOL,
+    numerical_rank,
+    symmetrize,
+    symmetry_defect,
+)
 from .._tuning import DENSE_UP_TO, PAIR_UP_TO
 from .._validation import (
     check_array,
@@ -85,7 +91,7 @@ from .._validation import (
     check_choice,
     check_positive_float,
     check_positive_int,
-    check_symmetric,
+    check_square,
     random_seed,
 )
 from . import _arpack, _krylov, _lapack, _randomized
@@ -192,14 +198,18 @@ def top_eigenpairs(
     Parameters
     ----------
     A : array_like, shape (n, n)
-        Symmetric matrix (symmetric to ``1e-10`` of its largest entry; it is
-        symmetrised exactly before the decomposition).
+        Symmetric matrix: :math:`\max|A - A^\top|` at most ``1e-10`` times
+        :math:`\max|A|`, checked exactly in one pass that compares each
+        tile of :math:`128 \times 128` entries with its mirror image.  A
+        matrix symmetric up to round-off is symmetrised,
+        :math:`\tfrac12(A + A^\top)`, in a new array (in ``A`` itself with
+        ``overwrite``); an exactly symmetric one is used as it is, with no
+        copy.
     k : int, optional
         How many eigenpairs, ``1 <= k <= n``; all ``n`` when None.
     solver : {"auto", "dense", "lanczos", "subspace", "randomized", "arpack"}
         Default ``"auto"``, which uses ``"dense"`` for ``n <= 600`` or ``k > n/10`` and
-        ``"lanczos"`` otherwise (with a block of two vectors up to
-        ``n = 3000``; see the module documentation).  ``"subspace"`` is used only when
+        ``"lanczos"`` otherwise (see the module documentation).  ``"subspace"`` is used only when
         ``assume_psd`` is true.  Whatever the choice, the pairs are checked
         and recomputed by ``"dense"`` if the check fails (see the module
         documentation), so exactly ``k`` pairs are returned.
@@ -251,7 +261,17 @@ def top_eigenpairs(
     >>> w.round(12), V.shape
     (array([1., 1., 1.]), (100, 3))
     """
-    A = check_symmetric(check_array(A, "A"), "A")
+    given = A
+    A = check_square(check_array(A, "A"), "A")
+    # check_array made a new array (from a list, or another dtype): ours.
+    owned = not (
+        isinstance(given, np.ndarray) and np.may_share_memory(A, given)
+    )
+    asymmetry, largest = symmetry_defect(A)
+    if asymmetry > 1e-10 * max(largest, np.finfo(float).tiny):
+        raise ValueError(
+            "A must be symmetric (max |M - M.T| exceeds 1e-10 of max |M|)"
+        )
     n = A.shape[0]
     if k is None:
         k = n
@@ -264,7 +284,9 @@ def top_eigenpairs(
     seed = random_seed(random_state)
     overwrite = check_bool(overwrite, "overwrite")
     assume_psd = check_bool(assume_psd, "assume_psd")
-    A = symmetrize(A, inplace=overwrite)
+    if asymmetry > 0:
+        A = symmetrize(A, inplace=overwrite or owned)
+        owned = True
     return _top_eigenpairs(
         A,
         k,
@@ -272,6 +294,6 @@ def top_eigenpairs(
         tol=tol,
         max_iter=max_iter,
         random_state=seed,
-        overwrite=True,
+        overwrite=overwrite or owned,
         assume_psd=assume_psd,
     )

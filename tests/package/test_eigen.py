@@ -200,8 +200,10 @@ def _lanczos_calls(monkeypatch):
 def test_auto_runs_a_block_of_two_on_a_kernel_matrix_in_cache(
     rng, no_dense, monkeypatch
 ):
-    # Up to n = 3000 "auto" takes Lanczos with a block of two vectors, each
-    # multiplied by the matrix on its own, and its answer stands.
+    # With PAIR_UP_TO = 3000 (a machine where it pays) "auto" takes Lanczos
+    # with a block of two vectors up to n = 3000, each multiplied by the
+    # matrix on its own, and its answer stands.
+    monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 3000)
     calls = _lanczos_calls(monkeypatch)
     K = kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
     K_c = kpca.center_kernel(K)
@@ -226,6 +228,7 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     # A block of two finds two copies of a repeated eigenvalue and cannot see
     # a third; so two equal wanted eigenvalues, whether or not a third copy
     # exists, make "auto" run a block of k.
+    monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 3000)
     n, k = 800, 6
     w_true = np.r_[
         3.0, [2.0] * copies, 1.5 * 0.95 ** np.arange(n - 1 - copies)
@@ -242,6 +245,20 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     w, _ = top_eigenpairs(A, 2)
     assert calls == [(2, True)]
     np.testing.assert_allclose(w, w_true[:2], rtol=1e-10)
+
+
+def test_auto_runs_a_block_of_k_by_default(rng, no_dense, monkeypatch):
+    # PAIR_UP_TO = 0: "auto" takes the block of k at every order beyond
+    # the dense solver's, robust to busy cores (see kpca._tuning).
+    calls = _lanczos_calls(monkeypatch)
+    K_c = kpca.center_kernel(
+        kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
+    )
+    w, V = kpca.eigen._top_eigenpairs(K_c, 8, random_state=0)
+    assert calls == [(8, False)]
+    np.testing.assert_allclose(
+        w, np.linalg.eigvalsh(K_c)[::-1][:8], rtol=1e-10
+    )
 
 
 @pytest.mark.blas_regression
@@ -320,6 +337,39 @@ def test_bad_k(k, exc):
 def test_non_symmetric_matrix_is_rejected():
     with pytest.raises(ValueError, match="A must be symmetric"):
         top_eigenpairs(np.array([[1.0, 2.0], [0.0, 1.0]]), 1)
+
+
+@pytest.mark.parametrize("n", [130, 300])
+@pytest.mark.parametrize(
+    "where", [(0, 1), (1, 0), (5, 5 + 128), (299, 3), (129, 128), (-1, -2)]
+)
+def test_one_asymmetric_entry_anywhere_is_rejected(rng, n, where):
+    # The check compares every tile with its mirror image: a single entry
+    # off by 1e-9 of the largest, in any tile (the last, partial ones too),
+    # is found, not only a widespread asymmetry.
+    A = _psd(rng, n)
+    i, j = (min(w, n - 1) if w >= 0 else n + w for w in where)
+    if i == j:
+        j = (j + 1) % n
+    A[i, j] += 1e-9 * np.abs(A).max()
+    with pytest.raises(ValueError, match="A must be symmetric"):
+        top_eigenpairs(A, 2)
+
+
+def test_round_off_asymmetry_is_symmetrised_and_a_symmetric_input_kept(rng):
+    A = _psd(rng, 300)
+    B = A.copy()
+    B[7, 250] += 1e-13 * np.abs(A).max()  # within the 1e-10 tolerance
+    kept = B.copy()
+    w, V = top_eigenpairs(B, 3, solver="dense")
+    np.testing.assert_array_equal(B, kept)  # symmetrised in a copy
+    w_sym, _ = top_eigenpairs(0.5 * (B + B.T), 3, solver="dense")
+    np.testing.assert_array_equal(w, w_sym)
+    # An exactly symmetric input is used as it is, and left unchanged.
+    A_before = A.copy()
+    w, V = top_eigenpairs(A, 3, solver="dense")
+    np.testing.assert_array_equal(A, A_before)
+    np.testing.assert_allclose(w, 0.8 ** np.arange(3), rtol=1e-12)
 
 
 def test_split_products_work_in_a_forked_child(rng):

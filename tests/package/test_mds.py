@@ -96,3 +96,94 @@ def test_bad_inputs():
         kpca.ClassicalMDS().fit(np.array([[0.0, np.nan], [1.0, 1.0]]))
     with pytest.raises(ValueError, match="D2 must be symmetric"):
         kpca.double_center(np.array([[0.0, 1.0], [2.0, 0.0]]))
+
+
+def _distances(rng, n, kind):
+    X = rng.normal(size=(n, 3))
+    if kind == "cityblock":  # many negative eigenvalues
+        D = np.abs(X[:, None, :] - X[None, :, :]).sum(axis=2)
+    else:
+        D = np.sqrt(kpca.squared_distances(X))
+    if kind == "few violations":  # a few pairs too far apart
+        for i, j, extra in [(0, 1, 3.0), (5, 9, 2.0), (20, 40, 2.5)]:
+            D[i, j] = D[j, i] = D[i, j] + extra
+    return D
+
+
+@pytest.mark.parametrize("n", [90, 250])
+@pytest.mark.parametrize("kind", ["euclidean", "few violations", "cityblock"])
+def test_negative_mass_from_the_extremes_against_the_full_spectrum(
+    rng, n, kind
+):
+    D = _distances(rng, n, kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kpca.NonEuclideanWarning)
+        full = kpca.ClassicalMDS(2, metric="precomputed", spectrum="full")
+        full.fit(D)
+        ext = kpca.ClassicalMDS(2, metric="precomputed", spectrum="extremes")
+        ext.fit(D)
+    assert ext.spectrum_ is None and full.spectrum_.shape == (n,)
+    np.testing.assert_allclose(ext.eigenvalues_, full.eigenvalues_, rtol=1e-9)
+    np.testing.assert_allclose(ext.embedding_, full.embedding_, atol=1e-7)
+    np.testing.assert_allclose(ext.strain_, full.strain_, rtol=1e-9)
+    exact = full.negative_mass_
+    assert full.negative_mass_bounds_ == (exact, exact)
+    low, high = ext.negative_mass_bounds_
+    assert ext.negative_mass_ == low
+    spectrum = full.spectrum_
+    cut = 1e-10 * np.abs(spectrum).max()
+    negative = spectrum < -cut
+    if kind == "euclidean":
+        assert exact == 0.0 and (low, high) == (0.0, 0.0)
+    elif negative.sum() < 16:
+        # Every negative eigenvalue is among the smallest computed: exact,
+        # up to the eigenvalues within the round-off cut, which the
+        # extremes count as zero (2 n c / tr G relative at most).
+        assert 0 < negative.sum() and low == high
+        band = 2 * n * cut / np.trace(full.gram_)
+        np.testing.assert_allclose(low, exact, rtol=band + 1e-9)
+    else:
+        # Bounds only; they hold the exact value and are not vacuous.
+        assert negative.sum() >= 16
+        assert low <= exact * (1 + 1e-9) and exact <= high * (1 + 1e-9)
+        assert 0 < low and high < 1
+
+
+def test_negative_mass_bounds_from_the_trace_identities():
+    # The identities the bounds use, on a spectrum known in advance:
+    # sum = trace, sum of squares = squared Frobenius norm.
+    from kpca._spectrum import negative_mass_from_extremes
+
+    spectrum = np.array([9.0, 4.0, 1.0, 0.5, -0.25, -0.5, -1.0, -2.0])
+    negative = -spectrum[spectrum < 0].sum()
+    exact = negative / np.abs(spectrum).sum()
+    trace, frob2 = spectrum.sum(), np.sum(spectrum**2)
+    top, n = spectrum[:2], spectrum.size
+    # All four negatives among the five smallest: exact.
+    found = negative_mass_from_extremes(
+        trace, frob2, top, spectrum[::-1][:5], n, 1e-12
+    )
+    assert found.exact and found.count == 4
+    assert found.low == pytest.approx(exact) == found.high
+    # Two of them only: bounds that hold the exact value.
+    found = negative_mass_from_extremes(
+        trace, frob2, top, spectrum[::-1][:2], n, 1e-12
+    )
+    assert not found.exact and found.count == 2
+    assert found.low < exact < found.high
+
+
+def test_bad_spectrum_parameter():
+    with pytest.raises(ValueError, match="spectrum"):
+        kpca.ClassicalMDS(spectrum="partial").fit(IRIS)
+
+
+def test_dissimilarities_symmetric_up_to_round_off_are_symmetrised(rng):
+    D = _distances(rng, 300, "euclidean")
+    D_asym = D.copy()
+    D_asym[3, 290] *= 1 + 1e-13
+    a = kpca.ClassicalMDS(2, metric="precomputed").fit(D_asym)
+    np.testing.assert_array_equal(a.gram_, a.gram_.T)
+    D_asym[3, 290] *= 1 + 1e-8
+    with pytest.raises(ValueError, match="symmetric"):
+        kpca.ClassicalMDS(2, metric="precomputed").fit(D_asym)
