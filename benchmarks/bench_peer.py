@@ -63,6 +63,7 @@ Usage::
     python benchmarks/bench_peer.py --list                   # the cases
     python benchmarks/bench_peer.py --quick                  # tiny sizes, no file
     python benchmarks/bench_peer.py --table                  # README tables
+    python benchmarks/bench_peer.py --merge other.json       # into the stored file
 """
 
 from __future__ import annotations
@@ -745,6 +746,28 @@ def run(args) -> dict:
     return results
 
 
+def merge(paths: list[pathlib.Path], out: pathlib.Path) -> dict:
+    """Merge stored results into ``out``: per kernel, case and mode, the
+    later file's entry wins (runs of two kernels written to two files)."""
+    results = json.loads(out.read_text()) if out.exists() else {}
+    for path in paths:
+        other = json.loads(path.read_text())
+        for kernel, body in other["kernels"].items():
+            target = results.setdefault("kernels", {}).setdefault(kernel, {})
+            cases = target.get("cases", {})
+            for name, modes in body["cases"].items():
+                cases.setdefault(name, {}).update(modes)
+            target.update(body)
+            target["cases"] = cases
+        results.update(
+            generated_by=other["generated_by"],
+            parameters=other["parameters"],
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n")
+    return results
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -780,6 +803,13 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--list", action="store_true", help="list the cases and stop"
     )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=pathlib.Path,
+        help="merge these result files into --out (default the stored "
+        "file) and stop",
+    )
     args = parser.parse_args(argv)
 
     if args.worker:
@@ -789,6 +819,9 @@ def main(argv=None) -> int:
         for name in CASES:
             spec = case_spec(name, False)
             print(name, {k: v for k, v in spec.items() if k != "name"})
+        return 0
+    if args.merge:
+        merge(args.merge, args.out or RESULTS)
         return 0
     if args.table:
         print(table(json.loads((args.out or RESULTS).read_text())), end="")

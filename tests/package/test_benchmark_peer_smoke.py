@@ -87,6 +87,12 @@ def test_runs_merge_by_kernel_and_case(tmp_path, monkeypatch):
     assert list(kernels["Prescott"]["cases"]) == ["kpca-2000", "rff-20000"]
     (other,) = set(kernels) - {"Prescott"}
     assert list(kernels[other]["cases"]) == ["kpca-2000"]
+    # Another file's kernels and cases merge in; its entries win.
+    second = tmp_path / "second.json"
+    assert main(args[:-1] + [str(second), "--case", "pca-tall"]) == 0
+    assert main(["--merge", str(second), "--out", str(out)]) == 0
+    merged = json.loads(out.read_text())["kernels"]["Prescott"]["cases"]
+    assert list(merged) == ["kpca-2000", "rff-20000", "pca-tall"]
 
 
 def test_a_case_name_or_family_is_checked():
