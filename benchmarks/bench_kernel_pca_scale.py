@@ -57,13 +57,24 @@ import gc
 import json
 import os
 import pathlib
-import platform
 import subprocess
 import sys
 import time
 import tracemalloc
 
 import numpy as np
+
+# The shared helpers sit next to this script.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from benchlib import (  # noqa: E402
+    fmt_spread,
+    load_average,
+    machine,
+    memory_status,
+    reset_peak_rss,
+    spread,
+    versions,
+)
 
 D_FEATURES = 10
 K_COMPONENTS = 10
@@ -192,16 +203,6 @@ def prepare(method: str, X: np.ndarray):
     return X
 
 
-def _status() -> dict[str, float]:
-    out = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0]) / 1024.0  # kB -> MiB
-    return out
-
-
 def run_one(
     method: str, n: int, m: int, seed: int, measure: str = "rss"
 ) -> dict:
@@ -223,9 +224,7 @@ def run_one(
     # points 40% slower).  A pause lets them sleep, as between a user's calls.
     time.sleep(0.5)
     if measure == "rss":
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")  # reset VmHWM, the peak RSS, to the current RSS
-        before = _status()["VmRSS"]
+        before = reset_peak_rss()
     else:
         tracemalloc.start()
         before = 0.0
@@ -233,7 +232,7 @@ def run_one(
     eigenvalues = fn(data)
     elapsed = time.perf_counter() - start
     if measure == "rss":
-        peak = _status()["VmHWM"]
+        peak = memory_status()["VmHWM"]
     else:
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
@@ -275,27 +274,10 @@ def rounds(
     return runs
 
 
-def spread(values) -> dict:
-    v = np.asarray(values, dtype=float)
-    q1, med, q3 = np.percentile(v, [25, 50, 75])
-    return {
-        "median": float(med),
-        "min": float(v.min()),
-        "max": float(v.max()),
-        "q1": float(q1),
-        "q3": float(q3),
-        "values": v.tolist(),
-    }
-
-
 def ratios(runs, peer: str, ours: str, key: str = "time_s") -> dict:
     return spread(
         [p[key] / o[key] for p, o in zip(runs[peer], runs[ours], strict=True)]
     )
-
-
-def load_average() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 # -- parts ----------------------------------------------------------------------------
@@ -484,21 +466,19 @@ def part_accuracy(n, ms, seeds) -> dict:
 
 
 # -- printing -------------------------------------------------------------------------
-def _fmt(s: dict, digits: int = 2) -> str:
-    return f"{s['median']:.{digits}f} [{s['min']:.{digits}f}-{s['max']:.{digits}f}]"
-
-
 def print_exact(n, methods, summary) -> None:
     print(
         f"\nexact kernel PCA, n = {n}: time ratio peer / kpca, median [min-max] over rounds"
     )
     print(
-        f"  kpca time {summary['kpca_time_s']['median']:.3f} s; floor (form K + eigensolver) {summary['floor_time_s']['median']:.3f} s; kpca / floor {_fmt(summary['kpca_time_over_floor'])}"
+        f"  kpca time {summary['kpca_time_s']['median']:.3f} s; floor (form K + eigensolver) {summary['floor_time_s']['median']:.3f} s; kpca / floor {fmt_spread(summary['kpca_time_over_floor'])}"
     )
     for peer, r in summary["time_ratio_peer_over_kpca"].items():
-        print(f"  {peer:<22} {_fmt(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}")
+        print(
+            f"  {peer:<22} {fmt_spread(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}"
+        )
     print(
-        f"  fastest peer / kpca    {_fmt(summary['time_ratio_fastest_peer_over_kpca'])}"
+        f"  fastest peer / kpca    {fmt_spread(summary['time_ratio_fastest_peer_over_kpca'])}"
     )
     for name in methods:
         print(
@@ -517,91 +497,15 @@ def print_approx(n, m, methods, summary) -> None:
     for name in methods:
         t = summary["time_s"][name]
         print(
-            f"  {name:<24} {_fmt(t, 2)} s   peak {summary['peak_mib'][name]['median']:8.0f} MiB (above baseline {summary['peak_above_before_mib'][name]['median']:8.0f})"
+            f"  {name:<24} {fmt_spread(t, 2)} s   peak {summary['peak_mib'][name]['median']:8.0f} MiB (above baseline {summary['peak_above_before_mib'][name]['median']:8.0f})"
         )
     for ours, r in summary.get("time_ratio_peer_over_kpca", {}).items():
         print(
-            f"  time ratio {APPROX_PAIRS[ours]} / {ours}: {_fmt(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}"
+            f"  time ratio {APPROX_PAIRS[ours]} / {ours}: {fmt_spread(r)}   IQR {r['q1']:.2f}-{r['q3']:.2f}"
         )
     for ours, r in summary.get("memory_ratio_peer_over_kpca", {}).items():
-        print(f"  memory ratio {APPROX_PAIRS[ours]} / {ours}: {_fmt(r)}")
+        print(f"  memory ratio {APPROX_PAIRS[ours]} / {ours}: {fmt_spread(r)}")
     sys.stdout.flush()
-
-
-# -- machine and file -------------------------------------------------------------------
-def machine() -> dict:
-    cpu = platform.processor()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    ram = None
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemTotal"):
-                    ram = round(int(line.split()[1]) / 2**20, 1)
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "ram_gib": ram,
-        "system": f"{platform.system()} {platform.release()}",
-        "python": platform.python_version(),
-    }
-
-
-def _commit(root: pathlib.Path) -> str | None:
-    """The git commit of the kpca source measured, when it is a checkout or an archive of one."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-        )
-    except OSError:
-        return None
-    if out.returncode == 0:
-        return out.stdout.strip()
-    stamp = (
-        root / "COMMIT"
-    )  # written next to a git archive by whoever exports one
-    return stamp.read_text().strip() if stamp.exists() else None
-
-
-def versions() -> dict:
-    import scipy
-    import sklearn
-
-    import kpca
-
-    out = {
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "scikit-learn": sklearn.__version__,
-        "kpca": kpca.__version__,
-        "kpca_commit": _commit(
-            pathlib.Path(kpca.__file__).resolve().parents[1]
-        ),
-    }
-    try:
-        from threadpoolctl import threadpool_info
-
-        out["blas"] = sorted(
-            {
-                f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)"
-                for i in threadpool_info()
-                if i["user_api"] == "blas"
-            }
-        )
-    except ImportError:
-        pass
-    return out
 
 
 def _best_peer_round_over_kpca(entry: dict) -> float:

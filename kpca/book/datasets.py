@@ -243,7 +243,7 @@ def load_eurodist() -> tuple[np.ndarray, tuple[str, ...]]:
     return squareform(values), EURODIST_CITIES
 
 
-BENCHMARKS = ("kernel_pca_scale",)
+BENCHMARKS = ("kernel_pca_scale", "peer")
 
 
 def load_benchmark_results(name: str = "kernel_pca_scale") -> dict[str, Any]:
@@ -251,26 +251,36 @@ def load_benchmark_results(name: str = "kernel_pca_scale") -> dict[str, Any]:
 
     The scale benchmark (``benchmarks/bench_kernel_pca_scale.py`` in the
     repository) times exact and approximate kernel PCA against scikit-learn
-    for up to a million points, which takes hours; it writes its results into
-    the package, so they can be read wherever the package is installed.
+    for up to a million points, which takes hours; the peer benchmark
+    (``benchmarks/bench_peer.py``) times every estimator against its
+    scikit-learn peer and a floor, in fresh processes and in one process,
+    under each BLAS kernel family it was run with.  They write their results
+    into the package, so they can be read wherever the package is installed.
 
     Parameters
     ----------
-    name : {"kernel_pca_scale"}
+    name : {"kernel_pca_scale", "peer"}
         The benchmark.
 
     Returns
     -------
     dict
-        The JSON document: ``"machine"`` (CPU, cores, memory, system),
-        ``"versions"``, ``"parameters"`` and ``"parts"`` (one entry per part
-        of the benchmark, each with its date and load average).
+        The JSON document.  The scale benchmark's: ``"machine"`` (CPU,
+        cores, memory, system), ``"versions"``, ``"parameters"`` and
+        ``"parts"`` (one entry per part of the benchmark, each with its date
+        and load average).  The peer benchmark's: ``"parameters"`` and
+        ``"kernels"``, one entry per BLAS kernel family (its machine,
+        versions and BLAS libraries, and ``"cases"``: per case and mode,
+        ``"fresh"`` or ``"inprocess"``, the runs and their summary).
 
     Examples
     --------
     >>> results = load_benchmark_results()
     >>> sorted(results["parts"])
     ['accuracy', 'approx', 'exact']
+    >>> peer = load_benchmark_results("peer")
+    >>> sorted(peer["parameters"]["floors"])
+    ['kpca', 'mds', 'nystroem', 'pca', 'rff']
     """
     if name not in BENCHMARKS:
         raise ValueError(f"name must be one of {BENCHMARKS}, got {name!r}")
