@@ -288,6 +288,7 @@ class ClassicalMDS(BaseEstimator):
                 "n_components must be a positive integer, got None"
             )
         d = check_n_components(self.n_components, n)
+        assert d is not None  # None was refused above
         if spectrum_mode == "auto":
             spectrum_mode = (
                 "full" if n <= DENSE_UP_TO or d > n // 10 else "extremes"

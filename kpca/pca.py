@@ -697,7 +697,7 @@ class PCA(BaseEstimator):
         if _is_sparse(X):
             Z = np.asarray(X @ directions) - self.mean_ @ directions
         else:
-            Z = (X - self.mean_) @ directions
+            Z = _centred_product(X, self.mean_, directions)
         if self.whiten:
             Z /= np.sqrt(self.explained_variance_)
         return Z
@@ -1213,17 +1213,11 @@ class _BlockedCentredData:
     def _mean_is_small(self, X: np.ndarray) -> bool:
         """Whether the mean is likely small against the spread of X.
 
-        Decides from a sample of rows (a few hundred, fewer for long rows:
-        about 100 kB) whether to try the fast folded product, which is
-        checked exactly afterwards: a large mean would fail that check and
-        waste the product.
+        Decides from a sample of rows whether to try the fast folded
+        product, which is checked exactly afterwards: a large mean would
+        fail that check and waste the product.
         """
-        n, d = X.shape
-        rows = max(4, min(256, 2**14 // d))
-        sample = X[:: max(1, n // rows)] - self.mean
-        sample *= sample
-        spread = np.mean(sample, axis=0)
-        return bool(np.all(4.0 * self.mean**2 <= spread))
+        return _mean_is_small(X, self.mean)
 
     def _finish(self, A: np.ndarray, upper: bool = True) -> np.ndarray:
         if upper:
@@ -1245,6 +1239,10 @@ class _BlockedCentredData:
         return peak
 
     def _rows(self, M: np.ndarray, out: np.ndarray) -> np.ndarray:
+        if self.dtype == np.float64 and _mean_is_small(self.X, self.mean):
+            np.matmul(self.X, M, out=out)
+            out -= self.mean @ M
+            return out
         rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
         for start in range(0, self.shape[0], rows):
             block = self.X[start : start + rows] - self.mean
@@ -1289,6 +1287,32 @@ def _centred_data(
     ):
         return _BlockedCentredData(X, sums)
     return _CentredData(X, params["standardize"], params["copy"])
+
+
+def _mean_is_small(X: np.ndarray, mean: np.ndarray) -> bool:
+    """Whether ``mean`` is small against the spread of X about it.
+
+    Decides from a sample of rows (a few hundred, fewer for long rows:
+    about 100 kB): every :math:`\bar x_j^2` at most a quarter of the mean
+    square of :math:`x_j-\bar x_j` in the sample.  Then :math:`XM -
+    1(\bar x^\top M)` carries at most about 1.5 times the round-off of
+    :math:`(X-1\bar x^\top)M` and needs no centred copy of X.
+    """
+    n, d = X.shape
+    rows = max(4, min(256, 2**14 // max(d, 1)))
+    sample = X[:: max(1, n // rows)] - mean
+    sample *= sample
+    spread = np.mean(sample, axis=0)
+    return bool(np.all(4.0 * mean**2 <= spread))
+
+
+def _centred_product(X: np.ndarray, mean: np.ndarray, M: np.ndarray):
+    """:math:`(X - 1\bar x^\top)M`, without a centred copy when as accurate."""
+    if X.dtype == np.float64 and len(X) and _mean_is_small(X, mean):
+        Z = X @ M
+        Z -= mean @ M
+        return Z
+    return (X - mean) @ M
 
 
 def _split(X: np.ndarray, axis: int) -> list[np.ndarray]:
