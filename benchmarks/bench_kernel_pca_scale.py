@@ -55,9 +55,7 @@ import argparse
 import datetime
 import gc
 import json
-import os
 import pathlib
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -72,6 +70,7 @@ from benchlib import (  # noqa: E402
     machine,
     memory_status,
     reset_peak_rss,
+    run_in_new_process,
     spread,
     versions,
 )
@@ -250,15 +249,7 @@ def run_one(
 def run_worker(spec: dict, in_process: bool) -> dict:
     if in_process:
         return run_one(**spec, measure="tracemalloc")
-    out = subprocess.run(
-        [sys.executable, __file__, "--worker", json.dumps(spec)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"worker {spec} failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_in_new_process(__file__, spec)
 
 
 # -- interleaved rounds -------------------------------------------------------------

@@ -74,7 +74,6 @@ import gc
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -90,6 +89,7 @@ from benchlib import (  # noqa: E402
     machine,
     memory_status,
     reset_peak_rss,
+    run_in_new_process,
     spread,
     versions,
 )
@@ -423,15 +423,7 @@ def run_inprocess(name: str, rounds: int, quick: bool) -> dict:
 
 def spawn(task: dict) -> dict:
     """Run a task of the worker in a new Python process."""
-    out = subprocess.run(
-        [sys.executable, __file__, "--worker", json.dumps(task)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"worker {task} failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_in_new_process(__file__, task)
 
 
 def worker(task: dict) -> dict:

@@ -6,10 +6,12 @@ The scripts import this module from their own directory (they put it on
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import platform
 import subprocess
+import sys
 
 import numpy as np
 
@@ -149,3 +151,19 @@ def versions() -> dict:
             }
         )
     return out
+
+
+def run_in_new_process(script: str, task: dict) -> dict:
+    """Run ``script --worker <task as JSON>`` in a new Python process.
+
+    The worker prints its result as JSON on its last line of output.
+    """
+    out = subprocess.run(
+        [sys.executable, script, "--worker", json.dumps(task)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"worker {task} failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
