@@ -1153,7 +1153,9 @@ class _BlockedCentredData:
     def _scatter(self) -> np.ndarray:
         X = self.X
         n, d = X.shape
-        if X.dtype == np.float64 and self._mean_is_small(X):
+        # A sample decides whether to try the folded product (checked exactly
+        # below: a large mean would fail the check and waste the product).
+        if X.dtype == np.float64 and _mean_is_small(X, self.mean):
             S = gram_of_blocks(_split(X, axis=0), rows=True)
             shift = n * np.outer(self.mean, self.mean)
             if np.all(2.0 * np.diag(shift) <= np.diag(S)):
@@ -1181,7 +1183,9 @@ class _BlockedCentredData:
     def _gram(self) -> np.ndarray:
         X = self.X
         n, d = X.shape
-        if X.dtype == np.float64 and self._mean_is_small(X):
+        # A sample decides whether to try the folded product (checked exactly
+        # below: a large mean would fail the check and waste the product).
+        if X.dtype == np.float64 and _mean_is_small(X, self.mean):
             G = gram_of_blocks(_split(X, axis=1), rows=False)
             a = X @ self.mean
             squares = float(self.mean @ self.mean)
@@ -1209,15 +1213,6 @@ class _BlockedCentredData:
             )
         self.mean = mean
         return self._finish(G)
-
-    def _mean_is_small(self, X: np.ndarray) -> bool:
-        """Whether the mean is likely small against the spread of X.
-
-        Decides from a sample of rows whether to try the fast folded
-        product, which is checked exactly afterwards: a large mean would
-        fail that check and waste the product.
-        """
-        return _mean_is_small(X, self.mean)
 
     def _finish(self, A: np.ndarray, upper: bool = True) -> np.ndarray:
         if upper:
