@@ -56,7 +56,7 @@ import scipy.linalg
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import one_blas_thread
+from ._threads import available_cores, on_cores, one_blas_thread
 from ._tuning import DENSE_UP_TO
 from ._validation import check_n_components, random_seed
 from .eigen import top_eigenpairs
@@ -292,10 +292,14 @@ def accumulate(
 
 
 def chunk_rows(chunk_size: int | None, width: int) -> int:
-    """Rows per chunk: ``chunk_size``, or about 2**21 raw features."""
+    """Rows per chunk: ``chunk_size``, or about 2**21 raw features in all.
+
+    The default is shared between the cores, whose lanes each hold a chunk
+    at once (``_moments``), so a pass holds about as much on any machine.
+    """
     if chunk_size is not None:
         return int(chunk_size)
-    return max(1, _CHUNK_ENTRIES // max(width, 1))
+    return max(1, _CHUNK_ENTRIES // (max(width, 1) * available_cores()))
 
 
 def check_common(n_components: Any, chunk_size: Any, random_state: Any) -> int:
@@ -405,21 +409,56 @@ def _moments(
         moments = _dask.moments(data.X, feature_map, data.rows)
         assert isinstance(moments, _FeatureMoments)
         return moments, None
-    moments = _FeatureMoments()
+    # One lane of moments per core: chunk j of the pass goes to lane
+    # j mod lanes, whose features and rank update run on one BLAS thread
+    # (kpca._threads.on_cores), and the lanes merge in order at the end.  A
+    # pass that alternated features on kpca's threads with updates on the
+    # BLAS library's own ran slower than either part alone (the BLAS
+    # threads spin for a while after each call, and took cores from the
+    # next chunk's features).  The assignment is fixed, so a pass gives the
+    # same moments on every run; another number of cores sums the chunks
+    # in another order (a difference of round-off).
+    lanes = [_FeatureMoments() for _ in range(available_cores())]
     kept: list[np.ndarray] | None = [] if keep_bytes > 0 else None
     size = 0
-    for chunk in data.chunks():
-        data.check_width(chunk.shape[1])
-        G = accumulate(feature_map, moments, chunk)
+    for group in _groups(data.chunks(), len(lanes)):
+        for chunk in group:
+            data.check_width(chunk.shape[1])
+        if len(group) == 1:
+            features = [accumulate(feature_map, lanes[0], group[0])]
+        else:
+            features = on_cores(
+                [
+                    (accumulate, feature_map, lane, chunk)
+                    for lane, chunk in zip(lanes, group, strict=False)
+                ]
+            )
         if kept is not None:
-            size += G.nbytes
+            size += sum(G.nbytes for G in features)
             if size <= keep_bytes:
-                kept.append(G)
+                kept.extend(features)
             else:
                 kept = None
-        # Not held while the next chunk's features are made.
-        del G
+        # Not held while the next chunks' features are made.
+        del features
+    moments = lanes[0]
+    for lane in lanes[1:]:
+        moments = moments.merge(lane)
     return moments, kept
+
+
+def _groups(
+    chunks: Iterator[np.ndarray], size: int
+) -> Iterator[list[np.ndarray]]:
+    """The chunks in consecutive groups of ``size`` (the last may be short)."""
+    group: list[np.ndarray] = []
+    for chunk in chunks:
+        group.append(chunk)
+        if len(group) == size:
+            yield group
+            group = []
+    if group:
+        yield group
 
 
 def fit_feature_pca(

@@ -15,22 +15,27 @@ from __future__ import annotations
 #: eigenpairs at any order).
 DENSE_UP_TO = 600
 
+#: From this order on, PCA's dense eigensolver (of its covariance or Gram
+#: matrix) runs on the BLAS library's threads rather than on one: its
+#: calls are then large enough to pay for them.  Measured on the 2-core
+#: benchmark machine (AMD, quiet; the top 10 of d x d, LAPACK's evr), one
+#: thread against two: 6.1 / 5.5 ms at d = 400, 11.8 / 10.6 ms at 600,
+#: 28.5 / 19.6 ms at 800, 44.6 / 29.7 ms at 1000 and 119 / 79 ms at 1500
+#: (the same within 10 % with OPENBLAS_CORETYPE=Sandybridge).
+DENSE_THREADS_FROM = 700
+
 #: Up to this order ``"auto"`` runs Lanczos with a block of two vectors,
-#: whose products are matrix-vector products on the BLAS library's own
-#: threads, rather than a block of k split between the cores (0: never).
-#: On a quiet machine with the matrix in the last-level cache the block of
-#: two was faster (k = 10, fresh processes, the Intel machine: 14, 31 and
-#: 74 ms against 23, 48 and 86 ms at n = 1000, 2000 and 3000).  But each
-#: of its 30-40 matrix-vector products synchronises the BLAS threads, and
-#: on a busy machine, or fitted repeatedly in one process, a thread that
-#: waits for a descheduled sibling loses its time slice: on the shared
-#: 2-core AMD machine (32 MiB L3), in one process, the block of two took
-#: 106, 280 and 1102 ms at n = 1000, 2000 and 3000 against 73, 72 and
-#: 265 ms for the block of k (756 against 112 ms at n = 2000 with
-#: OPENBLAS_CORETYPE=Sandybridge), and a whole Gaussian kernel PCA fit at
-#: n = 2000 went from 1.05 to 4.73 times faster than scikit-learn's ARPACK
-#: fit.  The block of k is the robust choice.
-PAIR_UP_TO = 0
+#: whose products are matrix-vector products, rather than a block of k
+#: (0: never).  Both run on the BLAS library's threads (kpca._threads.
+#: rows_times).  A matrix that fits in the last-level cache makes the
+#: matrix-vector product cheap: on the 2-core benchmark machine (AMD,
+#: 32 MiB L3, quiet), a Gaussian kernel PCA fit with k = 10 took a median of
+#: 11, 35 and 85 ms at n = 1000, 2000 and 3000 with the block of two,
+#: against 14, 43 and 88 ms with the block of k; at n = 4000 (a 128 MB
+#: matrix) the block of k was faster (130 against 169 ms).  An earlier
+#: version split the block product between kpca's own threads, and then
+#: the block of k was the robust choice on a busy machine.
+PAIR_UP_TO = 3000
 
 #: The block Lanczos basis holds at most ``max(LANCZOS_BASIS_BLOCKS * b,
 #: LANCZOS_BASIS_ROWS)`` vectors of length n (b the block size) before a

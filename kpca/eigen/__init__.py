@@ -21,12 +21,12 @@ step with four solvers, one guarantee and one sign convention.
     a block of :math:`\max(k, 2)` vectors (one pass over :math:`A`, BLAS-3),
     and a block of :math:`b` vectors finds up to :math:`b` copies of a
     repeated eigenvalue, so none of the top :math:`k` can be missed.
-    ``"auto"`` runs it with a block of :math:`\max(k, 2)` vectors; with
-    ``kpca._tuning.PAIR_UP_TO`` raised it runs a block of two vectors up
-    to that order (matrix-vector products, cheap while the matrix is in
-    the processor's cache on a quiet machine, but stalled by busy cores);
-    two wanted eigenvalues that come out equal could then hide a third
-    copy, and the answer is recomputed with a block of :math:`k`.
+    ``"auto"`` runs it with a block of two vectors up to order
+    ``kpca._tuning.PAIR_UP_TO`` (3000: matrix-vector products, cheap while
+    the matrix is in the processor's cache), where two wanted eigenvalues
+    that come out equal could hide a third copy, and the answer is then
+    recomputed with a block of :math:`k`; beyond it, with a block of
+    :math:`\max(k, 2)` vectors.
 ``"arpack"``
     Implicitly restarted Lanczos (``scipy.sparse.linalg.eigsh``) [2]_, stopped
     at the same relative residual; one matrix-vector product per step.

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from .._spectrum import symmetrize
-from .._threads import one_blas_thread, rows_times
+from .._threads import rows_times
 from .._tuning import LANCZOS_BASIS_BLOCKS, LANCZOS_BASIS_ROWS
 from ._checks import Operator
 
@@ -79,91 +77,87 @@ def lanczos(
     basis = np.empty((limit, n))
     T = np.empty((limit, limit))
     tiny = np.finfo(float).tiny
-    # A block product runs on one BLAS thread throughout: it splits A's
-    # columns between the cores itself (rows_times), and a multi-threaded
-    # BLAS call in between would leave OpenBLAS threads spinning on those
-    # cores.  A matrix-vector product is one pass over A, bound by memory
-    # bandwidth, and BLAS's own threads, which spin between its calls, share
-    # it best: 0.32 ms at n = 2000 on the 2-core benchmark machine, against
-    # 0.7 ms split by kpca's threads.  A block product of two rows costs
-    # 1.7 ms, as BLAS copies (packs) A for every matrix product.
-    with contextlib.nullcontext() if by_vector else one_blas_thread():
-        Q = np.linalg.qr(rng.standard_normal((n, b)))[0].T
-        size = 0  # rows of the basis in use
-        broke_down = False
-        for _ in range(max_iter):
-            width = Q.shape[0]
-            if by_vector:
-                AQ = np.stack([A @ q for q in Q])  # A is symmetric
-            elif isinstance(A, np.ndarray):
-                AQ = rows_times(Q, A)
-            else:
-                AQ = Q @ A
-            new = slice(size, size + width)
-            basis[new] = Q
-            size += width
-            U = basis[:size]
-            # The next block is A Q minus its projection on the basis, taken
-            # twice (twice is enough); both projections' coefficients belong to
-            # the new rows of the projected matrix U A U^T.
-            C = AQ @ U.T
-            Z = AQ - C @ U
-            D = Z @ U.T
-            Z -= D @ U
-            C += D
-            T[new, :size] = C
-            T[:size, new] = C.T
-            T[new, new] = symmetrize(C[:, new])
-            theta, S = np.linalg.eigh(T[:size, :size])
-            theta, S = theta[::-1], S[:, ::-1]
-            scale = max(abs(theta[0]), tiny)
-            Q, R = np.linalg.qr(Z.T)
-            Q = Q.T
-            # A row that vanished spans nothing new (an invariant subspace was
-            # found; below 1e-10 of the block's scale its direction is round-off):
-            # replace it by a random direction, orthogonalised.
-            lost = np.abs(np.diag(R)) <= 1e-10 * max(
-                np.abs(R).max(initial=0.0), scale
-            )
-            if np.any(lost):
-                broke_down = True
-                Q[lost] = rng.standard_normal((int(lost.sum()), n))
-                Q -= (Q @ U.T) @ U
-                Q = np.linalg.qr(Q.T)[0].T
-            if np.any(lost) or np.min(np.abs(np.diag(R))) < 1e-3 * scale:
-                # A row of Z much shorter than A's norm carries the round-off of
-                # its projections, magnified by normalising: one more pass.
-                Q -= (Q @ U.T) @ U
-                Q = np.linalg.qr(Q.T)[0].T
-                R = Q @ Z.T  # Z = R^T Q again, for the residuals
-            Sk = S[:, :k]
-            residual = np.linalg.norm(R @ Sk[new], axis=0)
-            if size >= k and np.all(residual <= tol * scale):
-                V = Sk.T @ U
-                gram = U @ U.T
-                np.fill_diagonal(gram, np.diag(gram) - 1.0)
-                # The relation's error is about |A| times this loss of
-                # orthogonality per block of the basis: at most 1e-13, with
-                # at most 20 blocks, keeps it below a fifth of a tolerance of
-                # 1e-11.  Smaller tolerances, and a breakdown, take a true
-                # product instead.
-                if np.max(np.abs(gram)) > 1e-13:
+    # Every product runs on the BLAS library's threads: a block product
+    # streams A once (rows_times), a matrix-vector product is one pass over
+    # A bound by memory bandwidth (0.37 ms at n = 2000 on the 2-core
+    # benchmark machine), and no step runs kpca's own threads, whose work
+    # would share the cores with BLAS threads still spinning after a call.
+    Q = np.linalg.qr(rng.standard_normal((n, b)))[0].T
+    size = 0  # rows of the basis in use
+    broke_down = False
+    for _ in range(max_iter):
+        width = Q.shape[0]
+        if by_vector:
+            AQ = np.stack([A @ q for q in Q])  # A is symmetric
+        elif isinstance(A, np.ndarray):
+            AQ = rows_times(Q, A)
+        else:
+            AQ = Q @ A
+        new = slice(size, size + width)
+        basis[new] = Q
+        size += width
+        U = basis[:size]
+        # The next block is A Q minus its projection on the basis, taken
+        # twice (twice is enough); both projections' coefficients belong to
+        # the new rows of the projected matrix U A U^T.
+        C = AQ @ U.T
+        Z = AQ - C @ U
+        D = Z @ U.T
+        Z -= D @ U
+        C += D
+        T[new, :size] = C
+        T[:size, new] = C.T
+        T[new, new] = symmetrize(C[:, new])
+        theta, S = np.linalg.eigh(T[:size, :size])
+        theta, S = theta[::-1], S[:, ::-1]
+        scale = max(abs(theta[0]), tiny)
+        Q, R = np.linalg.qr(Z.T)
+        Q = Q.T
+        # A row that vanished spans nothing new (an invariant subspace was
+        # found; below 1e-10 of the block's scale its direction is round-off):
+        # replace it by a random direction, orthogonalised.
+        lost = np.abs(np.diag(R)) <= 1e-10 * max(
+            np.abs(R).max(initial=0.0), scale
+        )
+        if np.any(lost):
+            broke_down = True
+            Q[lost] = rng.standard_normal((int(lost.sum()), n))
+            Q -= (Q @ U.T) @ U
+            Q = np.linalg.qr(Q.T)[0].T
+        if np.any(lost) or np.min(np.abs(np.diag(R))) < 1e-3 * scale:
+            # A row of Z much shorter than A's norm carries the round-off of
+            # its projections, magnified by normalising: one more pass.
+            Q -= (Q @ U.T) @ U
+            Q = np.linalg.qr(Q.T)[0].T
+            R = Q @ Z.T  # Z = R^T Q again, for the residuals
+        Sk = S[:, :k]
+        residual = np.linalg.norm(R @ Sk[new], axis=0)
+        if size >= k and np.all(residual <= tol * scale):
+            V = Sk.T @ U
+            gram = U @ U.T
+            np.fill_diagonal(gram, np.diag(gram) - 1.0)
+            # The relation's error is about |A| times this loss of
+            # orthogonality per block of the basis: at most 1e-13, with
+            # at most 20 blocks, keeps it below a fifth of a tolerance of
+            # 1e-11.  Smaller tolerances, and a breakdown, take a true
+            # product instead.
+            if np.max(np.abs(gram)) > 1e-13:
+                return None
+            if broke_down or tol < _CERTIFIED_TOL:
+                true_residual = np.linalg.norm(
+                    V @ A - theta[:k, None] * V, axis=1
+                )
+                if np.any(true_residual > 10 * tol * scale):
                     return None
-                if broke_down or tol < _CERTIFIED_TOL:
-                    true_residual = np.linalg.norm(
-                        V @ A - theta[:k, None] * V, axis=1
-                    )
-                    if np.any(true_residual > 10 * tol * scale):
-                        return None
-                return theta[:k].copy(), V.T
-            if size + b > limit or size + b > n:
-                # Thick restart from the leading Ritz vectors (half the basis, as
-                # thick-restart Lanczos does).  Their residuals all lie in the
-                # span of the next block Q, which continues the iteration.
-                keep = max(b, min(limit // 2, size - b))
-                basis[:keep] = S[:, :keep].T @ U
-                T[:keep, :keep] = np.diag(theta[:keep])
-                size = keep
+            return theta[:k].copy(), V.T
+        if size + b > limit or size + b > n:
+            # Thick restart from the leading Ritz vectors (half the basis, as
+            # thick-restart Lanczos does).  Their residuals all lie in the
+            # span of the next block Q, which continues the iteration.
+            keep = max(b, min(limit // 2, size - b))
+            basis[:keep] = S[:, :keep].T @ U
+            T[:keep, :keep] = np.diag(theta[:keep])
+            size = keep
     return None
 
 

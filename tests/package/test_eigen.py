@@ -200,9 +200,9 @@ def _lanczos_calls(monkeypatch):
 def test_auto_runs_a_block_of_two_on_a_kernel_matrix_in_cache(
     rng, no_dense, monkeypatch
 ):
-    # With PAIR_UP_TO = 3000 (a machine where it pays) "auto" takes Lanczos
-    # with a block of two vectors up to n = 3000, each multiplied by the
-    # matrix on its own, and its answer stands.
+    # With PAIR_UP_TO = 3000 (the default) "auto" takes Lanczos with a
+    # block of two vectors up to n = 3000, each multiplied by the matrix on
+    # its own, and its answer stands.
     monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 3000)
     calls = _lanczos_calls(monkeypatch)
     K = kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
@@ -247,9 +247,10 @@ def test_two_equal_eigenvalues_send_the_block_of_two_to_a_block_of_k(
     np.testing.assert_allclose(w, w_true[:2], rtol=1e-10)
 
 
-def test_auto_runs_a_block_of_k_by_default(rng, no_dense, monkeypatch):
-    # PAIR_UP_TO = 0: "auto" takes the block of k at every order beyond
-    # the dense solver's, robust to busy cores (see kpca._tuning).
+def test_auto_runs_a_block_of_k_beyond_pair_up_to(rng, no_dense, monkeypatch):
+    # Beyond PAIR_UP_TO (here lowered to 1000), "auto" takes the block of k,
+    # whose products stream a matrix too large for the cache once per step.
+    monkeypatch.setattr(kpca.eigen, "PAIR_UP_TO", 1000)
     calls = _lanczos_calls(monkeypatch)
     K_c = kpca.center_kernel(
         kpca.gaussian_kernel(rng.normal(size=(1500, 5)), sigma=2.0)
@@ -259,6 +260,11 @@ def test_auto_runs_a_block_of_k_by_default(rng, no_dense, monkeypatch):
     np.testing.assert_allclose(
         w, np.linalg.eigvalsh(K_c)[::-1][:8], rtol=1e-10
     )
+
+
+def test_pair_up_to_is_the_default_of_auto(rng, no_dense):
+    # The default: a block of two up to n = 3000 (kpca._tuning).
+    assert kpca.eigen.PAIR_UP_TO == 3000
 
 
 @pytest.mark.blas_regression
