@@ -15,15 +15,6 @@ from __future__ import annotations
 #: eigenpairs at any order).
 DENSE_UP_TO = 600
 
-#: From this order on, PCA's dense eigensolver (of its covariance or Gram
-#: matrix) runs on the BLAS library's threads rather than on one: its
-#: calls are then large enough to pay for them.  Measured on the 2-core
-#: benchmark machine (AMD, quiet; the top 10 of d x d, LAPACK's evr), one
-#: thread against two: 6.1 / 5.5 ms at d = 400, 11.8 / 10.6 ms at 600,
-#: 28.5 / 19.6 ms at 800, 44.6 / 29.7 ms at 1000 and 119 / 79 ms at 1500
-#: (the same within 10 % with OPENBLAS_CORETYPE=Sandybridge).
-DENSE_THREADS_FROM = 700
-
 #: Up to this order ``"auto"`` runs Lanczos with a block of two vectors,
 #: whose products are matrix-vector products, rather than a block of k
 #: (0: never).  Both run on the BLAS library's threads (kpca._threads.

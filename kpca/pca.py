@@ -21,7 +21,6 @@ eigenvalues of :math:`C` (with :math:`1/n`).
 
 from __future__ import annotations
 
-import contextlib
 import numbers
 import warnings
 from typing import Any
@@ -36,7 +35,6 @@ from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
 from ._threads import available_cores, gram_of_blocks, one_blas_thread
-from ._tuning import DENSE_THREADS_FROM
 from ._validation import (
     _is_sparse,
     check_array,
@@ -1380,18 +1378,15 @@ _UNDERFLOW_TOTAL = np.finfo(float).tiny / np.finfo(float).eps
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    # A is a fresh product, free to overwrite.  The tridiagonal reduction of
-    # a small matrix is a long run of small BLAS calls: on one thread it is
-    # never slower, and on a busy machine several times faster
-    # (kpca._threads).  From DENSE_THREADS_FROM on, its calls are large
-    # enough for the BLAS library's threads to pay.
+    # A is a fresh product, free to overwrite.  The tridiagonal reduction is
+    # a long run of small BLAS calls: on one thread it is never slower, and
+    # on a busy machine several times faster (kpca._threads).  Alone, two
+    # threads reduce d = 1000 in 30 ms against 45; but inside a fit, right
+    # after a NumPy product on NumPy's own OpenBLAS (SciPy's LAPACK loads
+    # another copy, each with its own threads), they took 54-124 ms, as
+    # NumPy's threads still spun on the same two cores.
     A = symmetrize(A, inplace=True)
-    threads = (
-        contextlib.nullcontext()
-        if A.shape[0] >= DENSE_THREADS_FROM
-        else one_blas_thread()
-    )
-    with threads:
+    with one_blas_thread():
         return _top_eigenpairs(A, k, solver="dense", overwrite=True)
 
 
