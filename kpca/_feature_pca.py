@@ -292,14 +292,10 @@ def accumulate(
 
 
 def chunk_rows(chunk_size: int | None, width: int) -> int:
-    """Rows per chunk: ``chunk_size``, or about 2**21 raw features in all.
-
-    The default is shared between the cores, whose lanes each hold a chunk
-    at once (``_moments``), so a pass holds about as much on any machine.
-    """
+    """Rows per chunk: ``chunk_size``, or about 2**21 raw features."""
     if chunk_size is not None:
         return int(chunk_size)
-    return max(1, _CHUNK_ENTRIES // (max(width, 1) * available_cores()))
+    return max(1, _CHUNK_ENTRIES // max(width, 1))
 
 
 def check_common(n_components: Any, chunk_size: Any, random_state: Any) -> int:
@@ -409,28 +405,28 @@ def _moments(
         moments = _dask.moments(data.X, feature_map, data.rows)
         assert isinstance(moments, _FeatureMoments)
         return moments, None
-    # One lane of moments per core: chunk j of the pass goes to lane
-    # j mod lanes, whose features and rank update run on one BLAS thread
+    # One lane of moments per core: each chunk is split into one slice of
+    # rows per lane, whose features and rank update run on one BLAS thread
     # (kpca._threads.on_cores), and the lanes merge in order at the end.  A
     # pass that alternated features on kpca's threads with updates on the
     # BLAS library's own ran slower than either part alone (the BLAS
     # threads spin for a while after each call, and took cores from the
-    # next chunk's features).  The assignment is fixed, so a pass gives the
-    # same moments on every run; another number of cores sums the chunks
+    # next chunk's features).  A pass still holds one chunk's features at
+    # a time, on any number of cores; another number of cores sums the rows
     # in another order (a difference of round-off).
     lanes = [_FeatureMoments() for _ in range(available_cores())]
     kept: list[np.ndarray] | None = [] if keep_bytes > 0 else None
     size = 0
-    for group in _groups(data.chunks(), len(lanes)):
-        for chunk in group:
-            data.check_width(chunk.shape[1])
-        if len(group) == 1:
-            features = [accumulate(feature_map, lanes[0], group[0])]
+    for chunk in data.chunks():
+        data.check_width(chunk.shape[1])
+        parts = _slices(chunk, len(lanes))
+        if len(parts) == 1:
+            features = [accumulate(feature_map, lanes[0], chunk)]
         else:
             features = on_cores(
                 [
-                    (accumulate, feature_map, lane, chunk)
-                    for lane, chunk in zip(lanes, group, strict=False)
+                    (accumulate, feature_map, lane, part)
+                    for lane, part in zip(lanes, parts, strict=False)
                 ]
             )
         if kept is not None:
@@ -439,26 +435,27 @@ def _moments(
                 kept.extend(features)
             else:
                 kept = None
-        # Not held while the next chunks' features are made.
+        # Not held while the next chunk's features are made.
         del features
     moments = lanes[0]
     for lane in lanes[1:]:
-        moments = moments.merge(lane)
+        if lane.n_samples:
+            moments = moments.merge(lane)
     return moments, kept
 
 
-def _groups(
-    chunks: Iterator[np.ndarray], size: int
-) -> Iterator[list[np.ndarray]]:
-    """The chunks in consecutive groups of ``size`` (the last may be short)."""
-    group: list[np.ndarray] = []
-    for chunk in chunks:
-        group.append(chunk)
-        if len(group) == size:
-            yield group
-            group = []
-    if group:
-        yield group
+# A chunk is split between the cores only if each slice has at least this
+# many rows: below it the threads cost more than they save.
+_SLICE_ROWS = 256
+
+
+def _slices(chunk: np.ndarray, lanes: int) -> list[np.ndarray]:
+    """The chunk as consecutive slices of rows, one per lane (or itself whole)."""
+    count = min(lanes, chunk.shape[0] // _SLICE_ROWS)
+    if count < 2:
+        return [chunk]
+    edges = np.linspace(0, chunk.shape[0], count + 1).astype(int)
+    return [chunk[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
 
 
 def fit_feature_pca(

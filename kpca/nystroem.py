@@ -176,8 +176,7 @@ class NystroemKernelPCA(_FeaturePCA):
         Lloyd's iterations) of a uniform sample of :math:`10m` rows
         (:mod:`kpca.landmarks`); an array: these points.
     chunk_size : int, optional
-        Rows per chunk; by default about :math:`2^{21}/m` (16 MB blocks)
-        shared between the cores (each core makes its own chunks).
+        Rows per chunk; by default about :math:`2^{21}/m` (16 MB blocks).
         The result does not depend on it beyond round-off.
     random_state : int, numpy.random.Generator or RandomState, optional
         Seed of the landmark choice (0 when None, so fits are reproducible).

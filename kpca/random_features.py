@@ -224,8 +224,7 @@ class RandomFourierKernelPCA(_FeaturePCA):
     n_random_features : int, default 100
         :math:`D`.
     chunk_size : int, optional
-        Rows per chunk; by default about :math:`2^{21}/D` shared between
-        the cores (each core makes the features of its own chunks).
+        Rows per chunk; by default about :math:`2^{21}/D`.
     random_state : int, numpy.random.Generator or RandomState, optional
         Seed of the frequencies and phases (0 when None).
 
