@@ -186,13 +186,18 @@ def on_cores(calls: list[tuple[Any, ...]]) -> list[Any]:
     Every call runs on one BLAS thread, in a copy of the caller's context
     (its ``np.errstate``), and all of them have finished when this returns
     or raises (the first call's exception that failed, in order): no task
-    is left running on state the caller then discards.
+    is left running on state the caller then discards.  Called from a task
+    of the pool itself, the calls run in that task's thread, in order.
 
     Examples
     --------
     >>> on_cores([(sum, [1, 2]), (max, 3, 4)])
     [3, 4]
     """
+    if getattr(_worker, "in_pool", False):
+        # Already on the pool: queued behind the tasks now running, the
+        # calls could wait for ever; they run here, one after the other.
+        return [call[0](*call[1:]) for call in calls]
     with one_blas_thread():
         futures = [
             _pool().submit(contextvars.copy_context().run, *call)

@@ -105,3 +105,32 @@ def test_nystroem_transform_uses_the_fitted_kernel_after_set_params(X):
     before = model.transform(X[:50])
     model.set_params(sigma=0.1, kernel="linear")
     np.testing.assert_array_equal(model.transform(X[:50]), before)
+
+
+@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("lanes", [2, 3])
+def test_lanes_give_the_serial_fit(X, name, lanes, monkeypatch):
+    # Each chunk split between `lanes` lanes of moments, merged in order:
+    # the model of the serial pass up to round-off, the same scores, and
+    # the kept features in the order of the rows.
+    monkeypatch.setattr(_feature_pca, "_SLICE_ROWS", 10)
+    monkeypatch.setattr(_feature_pca, "available_cores", lambda: 1)
+    serial = MODELS[name]()
+    Z_serial = serial.fit_transform(X)
+    monkeypatch.setattr(_feature_pca, "available_cores", lambda: lanes)
+    split = MODELS[name]()
+    Z_split = split.fit_transform(X)
+    np.testing.assert_allclose(
+        split.eigenvalues_, serial.eigenvalues_, rtol=1e-12
+    )
+    np.testing.assert_allclose(Z_split, Z_serial, atol=1e-12)
+    np.testing.assert_allclose(
+        split.transform(X[:50]), Z_serial[:50], atol=1e-12
+    )
+
+
+def test_a_small_chunk_stays_whole():
+    chunk = np.zeros((300, 2))
+    assert len(_feature_pca._slices(chunk, 2)) == 1  # 150 < 256 rows each
+    parts = _feature_pca._slices(np.zeros((1000, 2)), 3)
+    assert [len(p) for p in parts] == [333, 333, 334]

@@ -166,3 +166,34 @@ def test_a_child_forked_while_a_thread_holds_the_limit_gets_it_back():
     release.set()
     holder.join()
     assert report == f"{before} 0"
+
+
+def test_work_on_the_pool_is_not_split_again():
+    # Inside kpca's pool a task sees one core, so a helper that would split
+    # its work between the cores runs it serially instead of queueing tasks
+    # behind itself on the same pool (which could wait forever).
+    def inner() -> int:
+        cores = _threads.available_cores()
+        # A nested call runs its calls; it does not deadlock.
+        nested = _threads.on_cores([(sum, [1, 2]), (sum, [3])])
+        return cores * 100 + sum(nested)
+
+    results = _threads.on_cores([(inner,) for _ in range(4)])
+    assert results == [106] * 4
+
+
+def test_on_cores_waits_for_every_call_before_raising():
+    finished = []
+
+    def slow() -> None:
+        import time
+
+        time.sleep(0.05)
+        finished.append(True)
+
+    def fail() -> None:
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        _threads.on_cores([(fail,), (slow,)])
+    assert finished == [True]
