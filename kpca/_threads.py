@@ -180,6 +180,11 @@ def _pool() -> ThreadPoolExecutor:
     )
 
 
+def _run_call(context: contextvars.Context, call: tuple[Any, ...]) -> Any:
+    function, *arguments = call
+    return context.run(function, *arguments)
+
+
 def on_cores(calls: list[tuple[Any, ...]]) -> list[Any]:
     """Run each ``(function, *arguments)`` of ``calls`` in kpca's pool; their results in order.
 
@@ -200,7 +205,7 @@ def on_cores(calls: list[tuple[Any, ...]]) -> list[Any]:
         return [call[0](*call[1:]) for call in calls]
     with one_blas_thread():
         futures = [
-            _pool().submit(contextvars.copy_context().run, *call)
+            _pool().submit(_run_call, contextvars.copy_context(), call)
             for call in calls
         ]
         concurrent.futures.wait(futures)
