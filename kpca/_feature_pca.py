@@ -56,7 +56,7 @@ import scipy.linalg
 from ._base import BaseEstimator, check_is_fitted, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import available_cores, on_cores, one_blas_thread
+from ._threads import available_cores, on_cores, one_blas_thread, slices
 from ._tuning import DENSE_UP_TO
 from ._validation import check_n_components, random_seed
 from .eigen import top_eigenpairs
@@ -452,10 +452,7 @@ _SLICE_ROWS = 256
 def _slices(chunk: np.ndarray, lanes: int) -> list[np.ndarray]:
     """The chunk as consecutive slices of rows, one per lane (or itself whole)."""
     count = min(lanes, chunk.shape[0] // _SLICE_ROWS)
-    if count < 2:
-        return [chunk]
-    edges = np.linspace(0, chunk.shape[0], count + 1).astype(int)
-    return [chunk[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    return [chunk] if count < 2 else slices(chunk, count)
 
 
 def fit_feature_pca(

@@ -185,6 +185,25 @@ def _run_call(context: contextvars.Context, call: tuple[Any, ...]) -> Any:
     return context.run(function, *arguments)
 
 
+def slices(X: np.ndarray, parts: int, axis: int = 0) -> list[np.ndarray]:
+    """X cut along ``axis`` into ``parts`` consecutive slices (empty ones dropped).
+
+    The edges depend only on the length and ``parts``, so two arrays of
+    the same length are cut alike.
+
+    Examples
+    --------
+    >>> [len(s) for s in slices(np.zeros((10, 2)), 3)]
+    [3, 3, 4]
+    """
+    edges = np.linspace(0, X.shape[axis], parts + 1).astype(int)
+    return [
+        X[a:b] if axis == 0 else X[:, a:b]
+        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        if b > a
+    ]
+
+
 def on_cores(calls: list[tuple[Any, ...]]) -> list[Any]:
     """Run each ``(function, *arguments)`` of ``calls`` in kpca's pool; their results in order.
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ._threads import _pool, available_cores, one_blas_thread
+from ._threads import available_cores, on_cores
 from ._validation import (
     check_array,
     check_nonnegative_int,
@@ -175,10 +175,7 @@ def _tiled(  # noqa: C901
             for i0 in share[worker]:
                 panel(i0)
 
-        with one_blas_thread():
-            futures = [_pool().submit(panels_of, w) for w in range(workers)]
-            for future in futures:
-                future.result()
+        on_cores([(panels_of, w) for w in range(workers)])
     peak = float(np.max(peaks)) if peaks else 0.0  # NaN propagates
     if not np.isfinite(peak):
         raise ValueError(

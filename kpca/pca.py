@@ -34,7 +34,7 @@ from scipy.special import gammaln
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import available_cores, gram_of_blocks, one_blas_thread
+from ._threads import available_cores, gram_of_blocks, one_blas_thread, slices
 from ._validation import (
     _is_sparse,
     check_array,
@@ -1312,12 +1312,7 @@ def _centred_product(X: np.ndarray, mean: np.ndarray, M: np.ndarray):
 
 def _split(X: np.ndarray, axis: int) -> list[np.ndarray]:
     """X cut along ``axis`` into one slice per core (see gram_of_blocks)."""
-    edges = np.linspace(0, X.shape[axis], available_cores() + 1).astype(int)
-    return [
-        X[a:b] if axis == 0 else X[:, a:b]
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
-        if b > a
-    ]
+    return slices(X, available_cores(), axis)
 
 
 def _accurate_mean(X: np.ndarray) -> np.ndarray:

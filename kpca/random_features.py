@@ -35,7 +35,7 @@ from ._feature_pca import (
     chunk_rows,
     fit_feature_pca,
 )
-from ._threads import _pool, available_cores, one_blas_thread
+from ._threads import available_cores, on_cores, slices
 from ._validation import check_array, check_positive_int
 from .kernels import check_sigma
 
@@ -82,15 +82,16 @@ def _features(
     if workers < 2:
         peak = _features_into(X, frequencies, phases, G)
     else:
-        edges = np.linspace(0, X.shape[0], workers + 1).astype(int)
-        with one_blas_thread():
-            futures = [
-                _pool().submit(
-                    _features_into, X[a:b], frequencies, phases, G[a:b]
+        # X and G have as many rows: they are cut alike.
+        peaks = on_cores(
+            [
+                (_features_into, rows, frequencies, phases, out)
+                for rows, out in zip(
+                    slices(X, workers), slices(G, workers), strict=True
                 )
-                for a, b in zip(edges[:-1], edges[1:], strict=True)
             ]
-            peak = max(future.result() for future in futures)
+        )
+        peak = max(peaks)
     # A phase w.x + b of size t is computed with an error of about eps t
     # radians: far from the origin (or for a tiny sigma) the cosines are
     # noise, whatever their number.
