@@ -609,6 +609,48 @@ class _FeaturePCA(BaseEstimator):
     ) -> _ChunkedFit:  # pragma: no cover - each estimator has its own
         raise NotImplementedError
 
+    def _pass_data(
+        self, X: Any, partial: bool, width: int
+    ) -> tuple[FitData, _FeatureMoments | None, Any]:
+        """The data of this fit's pass, the moments it continues, and the feature names.
+
+        ``partial_fit`` after a fit continues that model: its feature map's
+        width and its number of features; the moments are None for a fresh
+        fit, whose chunks hold ``width`` raw features per row.
+        """
+        continuing = partial and hasattr(self, "_moments")
+        names = self._check_feature_names(X, reset=not continuing)
+        if not continuing:
+            return FitData(X, chunk_rows(self.chunk_size, width)), None, names
+        data = FitData(
+            X,
+            chunk_rows(self.chunk_size, self._feature_map.width),
+            self.n_features_in_,
+            type(self).__name__,
+        )
+        return data, self._moments, getattr(self, "feature_names_in_", None)
+
+    def _run_pass(
+        self,
+        feature_map: FeatureMap,
+        data: FitData,
+        before: _FeatureMoments | None,
+        keep_bytes: int,
+    ) -> _ChunkedFit:
+        """The chunked PCA of ``feature_map`` over ``data`` (after ``before``)."""
+        if data.is_dask:
+            data.check_width(data.n_features)
+        return fit_feature_pca(
+            feature_map,
+            data,
+            self.n_components,
+            before=before,
+            keep_bytes=keep_bytes,
+            # The caller of fit_transform (whose output wrapper adds a
+            # frame); for fit and partial_fit one frame beyond their caller.
+            stacklevel=5,
+        )
+
     def _record(
         self,
         feature_map: FeatureMap,

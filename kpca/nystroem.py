@@ -48,8 +48,6 @@ from ._feature_pca import (
     _descending_eigh,
     _FeaturePCA,
     check_common,
-    chunk_rows,
-    fit_feature_pca,
 )
 from ._spectrum import symmetrize
 from ._validation import (
@@ -350,20 +348,10 @@ class NystroemKernelPCA(_FeaturePCA):
         else:
             given = check_array(self.landmarks, "landmarks")
             m = given.shape[0]
-        continuing = partial and hasattr(self, "_moments")
-        names = self._check_feature_names(X, reset=not continuing)
-        if continuing:
+        data, before, names = self._pass_data(X, partial, m)
+        if before is not None:
             feature_map = self._feature_map
-            data = FitData(
-                X,
-                chunk_rows(self.chunk_size, feature_map.width),
-                self.n_features_in_,
-                type(self).__name__,
-            )
-            before = self._moments
-            names = getattr(self, "feature_names_in_", None)
         else:
-            data = FitData(X, chunk_rows(self.chunk_size, m))
             if given is None and data.one_shot:
                 raise TypeError(
                     f"{type(self).__name__} with these parameters reads X "
@@ -381,17 +369,7 @@ class NystroemKernelPCA(_FeaturePCA):
             else:
                 points = given.copy()
             feature_map = NystroemMap.from_landmarks(kernel_params, points)
-            before = None
-        if data.is_dask:
-            data.check_width(data.n_features)
-        result = fit_feature_pca(
-            feature_map,
-            data,
-            self.n_components,
-            before=before,
-            keep_bytes=keep_bytes,
-            stacklevel=4,
-        )
+        result = self._run_pass(feature_map, data, before, keep_bytes)
         assert isinstance(feature_map, NystroemMap)
         self.landmarks_ = feature_map.landmarks
         self.normalization_ = feature_map.W

@@ -28,12 +28,9 @@ from typing import Any
 import numpy as np
 
 from ._feature_pca import (
-    FitData,
     _ChunkedFit,
     _FeaturePCA,
     check_common,
-    chunk_rows,
-    fit_feature_pca,
 )
 from ._threads import available_cores, on_cores, slices
 from ._validation import check_array, check_positive_int
@@ -326,34 +323,14 @@ class RandomFourierKernelPCA(_FeaturePCA):
         n_random = check_positive_int(
             self.n_random_features, "n_random_features"
         )
-        continuing = partial and hasattr(self, "_moments")
-        names = self._check_feature_names(X, reset=not continuing)
-        if continuing:
+        data, before, names = self._pass_data(X, partial, n_random)
+        if before is not None:
             feature_map = self._feature_map
-            data = FitData(
-                X,
-                chunk_rows(self.chunk_size, feature_map.width),
-                self.n_features_in_,
-                type(self).__name__,
-            )
-            before = self._moments
-            names = getattr(self, "feature_names_in_", None)
         else:
-            data = FitData(X, chunk_rows(self.chunk_size, n_random))
             feature_map = RandomFourierMap.draw(
                 data.n_features, n_random, sigma, seed
             )
-            before = None
-        if data.is_dask:
-            data.check_width(data.n_features)
-        result = fit_feature_pca(
-            feature_map,
-            data,
-            self.n_components,
-            before=before,
-            keep_bytes=keep_bytes,
-            stacklevel=4,
-        )
+        result = self._run_pass(feature_map, data, before, keep_bytes)
         assert isinstance(feature_map, RandomFourierMap)
         self.frequencies_ = feature_map.frequencies
         self.phases_ = feature_map.phases
