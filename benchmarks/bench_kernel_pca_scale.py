@@ -72,6 +72,7 @@ from benchlib import (  # noqa: E402
     reset_peak_rss,
     run_in_new_process,
     spread,
+    stored_results,
     versions,
 )
 
@@ -79,15 +80,7 @@ D_FEATURES = 10
 K_COMPONENTS = 10
 GAMMA = 1.0 / D_FEATURES
 SIGMA = float(np.sqrt(1.0 / (2.0 * GAMMA)))
-# Inside the package, so the chapter reads them wherever kpca is installed
-# (kpca.book.datasets.load_benchmark_results).
-RESULTS = (
-    pathlib.Path(__file__).resolve().parents[1]
-    / "kpca"
-    / "book"
-    / "data"
-    / "kernel_pca_scale.json"
-)
+RESULTS = stored_results("kernel_pca_scale")
 
 EXACT_METHODS = (
     "kpca",

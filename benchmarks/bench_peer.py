@@ -91,18 +91,11 @@ from benchlib import (  # noqa: E402
     reset_peak_rss,
     run_in_new_process,
     spread,
+    stored_results,
     versions,
 )
 
-# Inside the package, so the chapters can read them wherever kpca is
-# installed (kpca.book.datasets.load_benchmark_results("peer")).
-RESULTS = (
-    pathlib.Path(__file__).resolve().parents[1]
-    / "kpca"
-    / "book"
-    / "data"
-    / "peer.json"
-)
+RESULTS = stored_results("peer")
 METHODS = ("kpca", "sklearn", "floor")
 MODES = ("fresh", "inprocess")
 # Rounds per mode unless --rounds says otherwise; the slow cases (a full

@@ -153,6 +153,14 @@ def versions() -> dict:
     return out
 
 
+def stored_results(name: str) -> pathlib.Path:
+    """Where a benchmark's results are stored: inside the package, so the
+    chapters read them wherever kpca is installed
+    (``kpca.book.datasets.load_benchmark_results``)."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    return root / "kpca" / "book" / "data" / f"{name}.json"
+
+
 def run_in_new_process(script: str, task: dict) -> dict:
     """Run ``script --worker <task as JSON>`` in a new Python process.
 
