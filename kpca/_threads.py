@@ -23,7 +23,9 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import contextvars
+import ctypes
 import functools
+import itertools
 import os
 import threading
 from collections.abc import Iterator
@@ -168,16 +170,67 @@ def one_blas_thread() -> Iterator[None]:
 
 _worker = threading.local()
 
+# The native ids of the pool's threads (see _keep_off_callers_core).
+_pool_threads: list[int] = []
 
-def _mark_pool_thread() -> None:
+
+def _mark_pool_thread(started: threading.Barrier) -> None:
     _worker.in_pool = True
+    _pool_threads.append(threading.get_native_id())
+    started.wait()
 
 
 @functools.cache
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(
-        max_workers=os.cpu_count() or 1, initializer=_mark_pool_thread
+    # Every thread starts now, so that their ids are known: the pool
+    # makes a thread per task submitted while none is idle.
+    workers = os.cpu_count() or 1
+    started = threading.Barrier(workers + 1)
+    pool = ThreadPoolExecutor(
+        max_workers=workers,
+        initializer=_mark_pool_thread,
+        initargs=(started,),
     )
+    for _ in range(workers):
+        pool.submit(int)
+    started.wait()
+    return pool
+
+
+@functools.cache
+def _sched_getcpu() -> Any:
+    """The C library's ``sched_getcpu`` (None where there is none)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).sched_getcpu
+    except (OSError, AttributeError, TypeError):
+        return None
+
+
+def _keep_off_callers_core() -> None:
+    """Let the pool's threads run on any core the caller may use but its own.
+
+    Linux places a thread it wakes on the waker's core when it can; with
+    the other core idle in a virtual machine's deep sleep, the two then
+    shared one core until the next scheduler tick (4 ms), on the 2-core
+    benchmark machine in about half of all splits that followed a pause.
+    The affinity is a hint: where it cannot be set, nothing changes.
+    """
+    getcpu = _sched_getcpu()
+    if getcpu is None or not hasattr(os, "sched_setaffinity"):
+        return
+    try:
+        allowed = os.sched_getaffinity(0)
+        cpu = getcpu()
+    except OSError:
+        return
+    others = allowed - {cpu}
+    if cpu < 0 or not others:
+        return
+    for thread in _pool_threads:
+        try:
+            os.sched_setaffinity(thread, others)
+        except OSError:  # the thread has gone, or the set is not allowed
+            pass
 
 
 def _run_call(context: contextvars.Context, call: tuple[Any, ...]) -> Any:
@@ -205,35 +258,87 @@ def slices(X: np.ndarray, parts: int, axis: int = 0) -> list[np.ndarray]:
 
 
 def on_cores(calls: list[tuple[Any, ...]]) -> list[Any]:
-    """Run each ``(function, *arguments)`` of ``calls`` in kpca's pool; their results in order.
+    """Run each ``(function, *arguments)`` of ``calls``, split between the cores; their results in order.
 
-    Every call runs on one BLAS thread, in a copy of the caller's context
-    (its ``np.errstate``), and all of them have finished when this returns
-    or raises (the first call's exception that failed, in order): no task
-    is left running on state the caller then discards.  Called from a task
-    of the pool itself, the calls run in that task's thread, in order.
+    The calls are shared between the calling thread and kpca's pool as the
+    chunks of :func:`map_chunks` are: each on one BLAS thread, in the
+    caller's context (the pool's threads in a copy of it, with its
+    ``np.errstate``), and all of them have finished when this returns or
+    raises (the exception of the first call that failed, in order): no
+    task is left running on state the caller then discards.  Called from
+    a task of the pool itself, the calls run in that task's thread, in
+    order.
 
     Examples
     --------
     >>> on_cores([(sum, [1, 2]), (max, 3, 4)])
     [3, 4]
     """
-    if getattr(_worker, "in_pool", False):
-        # Already on the pool: queued behind the tasks now running, the
-        # calls could wait for ever; they run here, one after the other.
-        return [call[0](*call[1:]) for call in calls]
+    return map_chunks(lambda i: calls[i][0](*calls[i][1:]), len(calls))
+
+
+def map_chunks(function: Any, count: int) -> list[Any]:
+    """``[function(i) for i in range(count)]``, shared between the calling thread and kpca's pool.
+
+    Each thread takes the next index not yet taken, so a thread that
+    wakes late (an idle core of a virtual machine took 2 to 10 ms to start
+    a task on the 2-core benchmark machine) or is slowed by other work
+    leaves its share to the others instead of making every one wait for
+    it.  The results come back in the order of the indices, whichever
+    thread computed them: a caller that sums them in that order gets the
+    same sum on any number of cores.  Every call runs on one BLAS thread;
+    when all have finished, the first failed index's exception is raised.
+    Called with one core (or from the pool itself), it is the plain loop.
+
+    Examples
+    --------
+    >>> map_chunks(lambda i: i * i, 4)
+    [0, 1, 4, 9]
+    """
+    helpers = min(available_cores(), count) - 1
+    if helpers <= 0:
+        return [function(i) for i in range(count)]
+    results: list[Any] = [None] * count
+    errors: dict[int, BaseException] = {}
+    taken = itertools.count()
+    lock = threading.Lock()
+
+    def work() -> None:
+        while not errors:
+            with lock:
+                i = next(taken)
+            if i >= count:
+                return
+            try:
+                results[i] = function(i)
+            except BaseException as error:  # re-raised below, in order
+                errors[i] = error
+
     with one_blas_thread():
+        pool = _pool()
+        _keep_off_callers_core()
         futures = [
-            _pool().submit(_run_call, contextvars.copy_context(), call)
-            for call in calls
+            pool.submit(_run_call, contextvars.copy_context(), (work,))
+            for _ in range(helpers)
         ]
-        concurrent.futures.wait(futures)
-    return [future.result() for future in futures]
+        # The caller takes chunks like a thread of the pool: a nested split
+        # inside ``function`` runs in place here too.
+        was_in_pool = getattr(_worker, "in_pool", False)
+        _worker.in_pool = True
+        try:
+            work()
+        finally:
+            _worker.in_pool = was_in_pool
+            concurrent.futures.wait(futures)
+    if errors:
+        raise errors[min(errors)]
+    return results
 
 
 def _after_fork_in_child() -> None:
     # A forked child inherits the pool but not its threads: it needs its own.
     _pool.cache_clear()
+    _pool_threads.clear()
     _limit.reset_in_child()
 
 
@@ -262,32 +367,59 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     return (M.T @ Xt.T).T
 
 
-def gram_of_blocks(blocks: list[np.ndarray], rows: bool) -> np.ndarray:
-    """The sum of ``B.T @ B`` (``rows``) or ``B @ B.T`` over the blocks, one core each.
+def gram_of_blocks(X: np.ndarray, rows: bool) -> np.ndarray:
+    """``X.T @ X`` (``rows``) or ``X @ X.T``, split between the cores.
 
-    The blocks are slices of one matrix (of its rows, or of its columns),
-    so the sum is that matrix's product with itself.  Each block's product
-    runs on one BLAS thread: a product with a short side (a tall matrix
-    times itself) leaves OpenBLAS's own threads little to share, and on a
-    busy machine they waited for each other: measured on the 2-core
-    benchmark machine, ``X.T @ X`` of a 100,000 x 50 matrix took a median
-    of 22 ms (up to seconds) on OpenBLAS's threads and 8 ms as two halves.
+    The product is summed over chunks of X's long side of about a core's
+    L2 cache (:data:`_CHUNK_BYTES`), each on one BLAS thread.  When the
+    chunks' squares are small (a tall X with few columns), each chunk is
+    a task of :func:`map_chunks` and the squares are summed in order;
+    otherwise each core sums the chunks of one slice of X (a large square
+    per core, not per chunk).  Measured on the 2-core benchmark machine
+    (AMD, 1 MiB of L2 per core, quiet), ``X.T @ X`` of a 100,000 x 50
+    matrix took 4 ms in chunks, against 6-10 ms on OpenBLAS's threads (up
+    to seconds on a busy machine, where they wait for each other) and 8 ms
+    as two unchunked halves, whose rank updates ran one after the other.
+    A compute-bound product (20,000 x 1000) takes the same time either way.
 
     Examples
     --------
     >>> import numpy as np
     >>> X = np.arange(6.0).reshape(3, 2)
-    >>> bool(np.array_equal(gram_of_blocks([X[:2], X[2:]], True), X.T @ X))
+    >>> bool(np.array_equal(gram_of_blocks(X, True), X.T @ X))
     True
     """
+    axis = 0 if rows else 1
+    short, length = X.shape[1 - axis], X.shape[axis]
+    chunk = max(_MIN_CHUNK, _CHUNK_BYTES // (8 * max(short, 1)))
+    count = max(1, -(-length // chunk))
 
-    def product(block: np.ndarray) -> np.ndarray:
-        return block.T @ block if rows else block @ block.T
+    def square(part: np.ndarray) -> np.ndarray:
+        return part.T @ part if rows else part @ part.T
 
-    if len(blocks) == 1:
-        return product(blocks[0])
-    parts = on_cores([(product, block) for block in blocks])
-    total = parts[0]
-    for part in parts[1:]:
-        total += part
-    return total
+    def in_order(squares: list[np.ndarray]) -> np.ndarray:
+        total = squares[0]
+        for more in squares[1:]:
+            total += more
+        return total
+
+    def sum_of_squares(parts: list[np.ndarray]) -> np.ndarray:
+        return in_order([square(part) for part in parts])
+
+    parts = slices(X, count, axis) if length else [X]
+    if len(parts) * short * short * 8 <= _SQUARES_BYTES:
+        return in_order(map_chunks(lambda i: square(parts[i]), len(parts)))
+    cores = min(available_cores(), len(parts))
+    if cores == 1:
+        return sum_of_squares(parts)
+    edges = np.linspace(0, len(parts), cores + 1).astype(int)
+    per_core = [parts[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    return in_order(on_cores([(sum_of_squares, group) for group in per_core]))
+
+
+# Chunks of a product's long side: about a core's L2 cache, and never so
+# few rows that each BLAS call's set-up shows.  The squares of all chunks
+# are kept (and summed in order) only while they take less than 4 MiB.
+_CHUNK_BYTES = 2**20
+_MIN_CHUNK = 4096
+_SQUARES_BYTES = 2**22

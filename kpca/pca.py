@@ -34,7 +34,7 @@ from scipy.special import gammaln
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import available_cores, gram_of_blocks, one_blas_thread, slices
+from ._threads import gram_of_blocks, one_blas_thread
 from ._validation import (
     _is_sparse,
     check_array,
@@ -1156,7 +1156,7 @@ class _BlockedCentredData:
         # A sample decides whether to try the folded product (checked exactly
         # below: a large mean would fail the check and waste the product).
         if X.dtype == np.float64 and _mean_is_small(X, self.mean):
-            S = gram_of_blocks(_split(X, axis=0), rows=True)
+            S = gram_of_blocks(X, rows=True)
             shift = n * np.outer(self.mean, self.mean)
             if np.all(2.0 * np.diag(shift) <= np.diag(S)):
                 S -= shift
@@ -1186,7 +1186,7 @@ class _BlockedCentredData:
         # A sample decides whether to try the folded product (checked exactly
         # below: a large mean would fail the check and waste the product).
         if X.dtype == np.float64 and _mean_is_small(X, self.mean):
-            G = gram_of_blocks(_split(X, axis=1), rows=False)
+            G = gram_of_blocks(X, rows=False)
             a = X @ self.mean
             squares = float(self.mean @ self.mean)
             centred = np.diag(G) - 2.0 * a + squares
@@ -1308,11 +1308,6 @@ def _centred_product(X: np.ndarray, mean: np.ndarray, M: np.ndarray):
         Z -= mean @ M
         return Z
     return (X - mean) @ M
-
-
-def _split(X: np.ndarray, axis: int) -> list[np.ndarray]:
-    """X cut along ``axis`` into one slice per core (see gram_of_blocks)."""
-    return slices(X, available_cores(), axis)
 
 
 def _accurate_mean(X: np.ndarray) -> np.ndarray:

@@ -182,12 +182,13 @@ def test_work_on_the_pool_is_not_split_again():
     assert results == [106] * 4
 
 
-def test_on_cores_waits_for_every_call_before_raising():
-    finished = []
+def test_on_cores_leaves_no_call_running_when_it_raises():
+    started, finished = [], []
 
     def slow() -> None:
         import time
 
+        started.append(True)
         time.sleep(0.05)
         finished.append(True)
 
@@ -195,5 +196,44 @@ def test_on_cores_waits_for_every_call_before_raising():
         raise ValueError("boom")
 
     with pytest.raises(ValueError, match="boom"):
-        _threads.on_cores([(fail,), (slow,)])
-    assert finished == [True]
+        _threads.on_cores([(slow,), (fail,), (slow,), (slow,)])
+    # The first call is always taken; after the failure no new call starts,
+    # and every call that started has finished.
+    assert finished and finished == started
+
+
+def test_map_chunks_gives_results_in_order_and_the_first_error():
+    import time
+
+    def square(i: int) -> int:
+        time.sleep(0.001 * (i % 3))  # finish out of order
+        return i * i
+
+    assert _threads.map_chunks(square, 20) == [i * i for i in range(20)]
+
+    def fail_from_three(i: int) -> int:
+        if i >= 3:
+            raise ValueError(f"chunk {i}")
+        return i
+
+    # Chunk 3 is taken before any later one, so its error is the one raised.
+    with pytest.raises(ValueError, match="chunk 3"):
+        _threads.map_chunks(fail_from_three, 8)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(20_000, 8), (9000, 600)],
+    ids=["squares-per-chunk", "squares-per-core"],
+)
+@pytest.mark.parametrize("rows", [True, False])
+def test_gram_of_blocks_is_the_product_of_the_matrix_with_itself(shape, rows):
+    # Several chunks in both branches: the squares of every chunk summed in
+    # order, and one sum of chunks per core.
+    X = np.random.default_rng(3).standard_normal(shape)
+    if not rows:
+        X = np.ascontiguousarray(X.T)
+    expected = X.T @ X if rows else X @ X.T
+    product = _threads.gram_of_blocks(X, rows)
+    scale = np.max(np.abs(expected))
+    assert np.max(np.abs(product - expected)) <= 1e-12 * scale
