@@ -370,17 +370,17 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
 def gram_of_blocks(X: np.ndarray, rows: bool) -> np.ndarray:
     """``X.T @ X`` (``rows``) or ``X @ X.T``, split between the cores.
 
-    The product is summed over chunks of X's long side of about a core's
-    L2 cache (:data:`_CHUNK_BYTES`), each on one BLAS thread.  When the
-    chunks' squares are small (a tall X with few columns), each chunk is
-    a task of :func:`map_chunks` and the squares are summed in order;
-    otherwise each core sums the chunks of one slice of X (a large square
-    per core, not per chunk).  Measured on the 2-core benchmark machine
-    (AMD, 1 MiB of L2 per core, quiet), ``X.T @ X`` of a 100,000 x 50
-    matrix took 4 ms in chunks, against 6-10 ms on OpenBLAS's threads (up
-    to seconds on a busy machine, where they wait for each other) and 8 ms
-    as two unchunked halves, whose rank updates ran one after the other.
-    A compute-bound product (20,000 x 1000) takes the same time either way.
+    A tall X with few columns (small squares) is cut into chunks of
+    about a core's L2 cache (:data:`_CHUNK_BYTES`), each chunk a task of
+    :func:`map_chunks`, and their squares are summed in order; otherwise
+    each core multiplies one slice of X, whole.  Every product runs on one
+    BLAS thread.  Measured on the 2-core benchmark machine (AMD, 1 MiB of
+    L2 per core, quiet), ``X.T @ X`` of a 100,000 x 50 matrix took 4 ms
+    in chunks, against 6-10 ms on OpenBLAS's threads (up to seconds on a
+    busy machine, where they wait for each other) and 8 ms as two whole
+    halves, whose rank updates ran one after the other.  A compute-bound
+    product (20,000 x 1000) took 180 ms as two halves, 200 ms on
+    OpenBLAS's threads, and 250 ms in chunks of 4096 rows.
 
     Examples
     --------
@@ -403,18 +403,13 @@ def gram_of_blocks(X: np.ndarray, rows: bool) -> np.ndarray:
             total += more
         return total
 
-    def sum_of_squares(parts: list[np.ndarray]) -> np.ndarray:
-        return in_order([square(part) for part in parts])
-
-    parts = slices(X, count, axis) if length else [X]
-    if len(parts) * short * short * 8 <= _SQUARES_BYTES:
+    if length == 0:
+        return np.zeros((short, short), dtype=np.result_type(X, 1.0))
+    if count * short * short * 8 <= _SQUARES_BYTES:
+        parts = slices(X, count, axis)
         return in_order(map_chunks(lambda i: square(parts[i]), len(parts)))
-    cores = min(available_cores(), len(parts))
-    if cores == 1:
-        return sum_of_squares(parts)
-    edges = np.linspace(0, len(parts), cores + 1).astype(int)
-    per_core = [parts[a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
-    return in_order(on_cores([(sum_of_squares, group) for group in per_core]))
+    halves = slices(X, available_cores(), axis)
+    return in_order(on_cores([(square, part) for part in halves]))
 
 
 # Chunks of a product's long side: about a core's L2 cache, and never so
@@ -423,3 +418,64 @@ def gram_of_blocks(X: np.ndarray, rows: bool) -> np.ndarray:
 _CHUNK_BYTES = 2**20
 _MIN_CHUNK = 4096
 _SQUARES_BYTES = 2**22
+
+
+def _row_chunks(X: np.ndarray) -> list[np.ndarray]:
+    """X cut into chunks of rows of about a core's L2 cache (gram_of_blocks)."""
+    chunk = max(_MIN_CHUNK, _CHUNK_BYTES // (X.itemsize * max(X.shape[1], 1)))
+    return slices(X, max(1, -(-X.shape[0] // chunk)))
+
+
+def column_sums(X: np.ndarray) -> np.ndarray:
+    """The column sums of a 2-D X in float64, split between the cores.
+
+    Each chunk of rows is summed on its own, and the chunks' sums are
+    added in order: the same sum on any number of cores.
+
+    Examples
+    --------
+    >>> column_sums(np.arange(6.0).reshape(3, 2))
+    array([6., 9.])
+    """
+    if X.size < _SPLIT_FROM:
+        return np.add.reduce(X, axis=0, dtype=np.float64)
+    parts = _row_chunks(X)
+    sums = map_chunks(
+        lambda i: np.add.reduce(parts[i], axis=0, dtype=np.float64), len(parts)
+    )
+    total = sums[0]
+    for more in sums[1:]:
+        total += more
+    return total
+
+
+def product_by_rows(
+    X: np.ndarray, M: np.ndarray, out: np.ndarray
+) -> np.ndarray:
+    """``X @ M`` written into ``out``, chunks of rows split between the cores.
+
+    For a tall X and a thin M: the product streams X once, and each core
+    streams its own chunks.
+
+    Examples
+    --------
+    >>> X = np.arange(6.0).reshape(3, 2)
+    >>> product_by_rows(X, np.ones((2, 1)), np.empty((3, 1)))
+    array([[ 1.],
+           [ 5.],
+           [ 9.]])
+    """
+    if X.size < _SPLIT_FROM:
+        return np.matmul(X, M, out=out)
+    parts = _row_chunks(X)
+    edges = np.cumsum([0] + [len(part) for part in parts])
+    map_chunks(
+        lambda i: np.matmul(parts[i], M, out=out[edges[i] : edges[i + 1]]),
+        len(parts),
+    )
+    return out
+
+
+# Below this many entries a pass over X takes under about 0.5 ms: not
+# worth waking another thread for.
+_SPLIT_FROM = 2**17

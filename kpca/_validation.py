@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._base import check_is_fitted
+from ._threads import column_sums
 
 __all__ = [
     "ComplexDataError",
@@ -181,7 +182,7 @@ def check_finite_sums(X: np.ndarray, name: str = "X") -> np.ndarray | None:
     (the caller then needs another way to its means).
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        sums = np.add.reduce(X, axis=0, dtype=np.float64)
+        sums = column_sums(X)
     if np.all(np.isfinite(sums)):
         return sums
     _check_finite(X, name)

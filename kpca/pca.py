@@ -34,7 +34,7 @@ from scipy.special import gammaln
 from ._base import BaseEstimator, check_n_features
 from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
-from ._threads import gram_of_blocks, one_blas_thread
+from ._threads import gram_of_blocks, one_blas_thread, product_by_rows
 from ._validation import (
     _is_sparse,
     check_array,
@@ -1235,7 +1235,7 @@ class _BlockedCentredData:
 
     def _rows(self, M: np.ndarray, out: np.ndarray) -> np.ndarray:
         if self.dtype == np.float64 and _mean_is_small(self.X, self.mean):
-            np.matmul(self.X, M, out=out)
+            product_by_rows(self.X, M, out)
             out -= self.mean @ M
             return out
         rows = max(1, _BLOCK_BYTES // (8 * self.shape[1]))
@@ -1304,7 +1304,7 @@ def _mean_is_small(X: np.ndarray, mean: np.ndarray) -> bool:
 def _centred_product(X: np.ndarray, mean: np.ndarray, M: np.ndarray):
     """:math:`(X - 1\bar x^\top)M`, without a centred copy when as accurate."""
     if X.dtype == np.float64 and len(X) and _mean_is_small(X, mean):
-        Z = X @ M
+        Z = product_by_rows(X, M, np.empty((len(X), M.shape[1])))
         Z -= mean @ M
         return Z
     return (X - mean) @ M

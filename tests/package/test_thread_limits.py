@@ -237,3 +237,16 @@ def test_gram_of_blocks_is_the_product_of_the_matrix_with_itself(shape, rows):
     product = _threads.gram_of_blocks(X, rows)
     scale = np.max(np.abs(expected))
     assert np.max(np.abs(product - expected)) <= 1e-12 * scale
+
+
+def test_column_sums_and_row_products_of_a_tall_matrix_in_chunks():
+    # Large enough for several chunks split between the cores.
+    X = np.random.default_rng(4).standard_normal((70_000, 12))
+    M = np.random.default_rng(5).standard_normal((12, 3))
+    sums = _threads.column_sums(X)
+    assert np.max(np.abs(sums - X.sum(axis=0))) <= 1e-10
+    product = _threads.product_by_rows(X, M, np.empty((len(X), 3)))
+    assert np.max(np.abs(product - X @ M)) <= 1e-12 * np.max(np.abs(X @ M))
+    # The same sums on one core: the chunks are summed in the same order.
+    with _threads.one_blas_thread():
+        assert np.array_equal(_threads.column_sums(X), sums)
