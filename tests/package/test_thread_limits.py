@@ -248,5 +248,8 @@ def test_column_sums_and_row_products_of_a_tall_matrix_in_chunks():
     product = _threads.product_by_rows(X, M, np.empty((len(X), 3)))
     assert np.max(np.abs(product - X @ M)) <= 1e-12 * np.max(np.abs(X @ M))
     # The same sums on one core: the chunks are summed in the same order.
-    with _threads.one_blas_thread():
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1, user_api="blas"):
+        assert _threads.available_cores() == 1
         assert np.array_equal(_threads.column_sums(X), sums)
