@@ -168,8 +168,21 @@ def check_array(  # noqa: C901
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
-    if not np.all(np.isfinite(arr)):
+    # In slices of rows of about 2**16 entries: the mask of a whole kernel
+    # matrix of order 8000 would take 61 MiB.
+    if arr.ndim == 0 or arr.size <= _FINITE_CHUNK:
+        finite = bool(np.all(np.isfinite(arr)))
+    else:
+        rows = max(1, _FINITE_CHUNK // (arr.size // len(arr)))
+        finite = all(
+            np.all(np.isfinite(arr[start : start + rows]))
+            for start in range(0, len(arr), rows)
+        )
+    if not finite:
         raise ValueError(f"{name} contains NaN or infinity")
+
+
+_FINITE_CHUNK = 2**16
 
 
 def check_finite_sums(X: np.ndarray, name: str = "X") -> np.ndarray | None:
