@@ -10,6 +10,13 @@ their own threads (the panels of a kernel matrix): a multi-threaded BLAS call
 inside each of them oversubscribes the cores, which made forming a Gaussian
 kernel matrix of 2000 points twice as slow.
 
+Work that kpca splits itself is shared a chunk at a time between the
+calling thread and kpca's pool (:func:`map_chunks`, and :func:`on_cores`
+for a list of calls), with the pool's threads kept off the caller's core:
+a thread that starts late or runs slowly leaves its share to the others,
+and the results come back in order, so sums are the same on any number of
+cores.
+
 Thin products (a few rows times a large matrix, the step of the Krylov
 eigensolvers) run on the BLAS library's threads, in the layout it streams
 best (:func:`rows_times`).
