@@ -605,7 +605,12 @@ class _FeaturePCA(BaseEstimator):
     _score_parts: tuple[np.ndarray, np.ndarray]
 
     def _fit(
-        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+        self,
+        X: Any,
+        *,
+        partial: bool = False,
+        keep_bytes: int = 0,
+        stacklevel: int = 4,
     ) -> _ChunkedFit:  # pragma: no cover - each estimator has its own
         raise NotImplementedError
 
@@ -636,8 +641,14 @@ class _FeaturePCA(BaseEstimator):
         data: FitData,
         before: _FeatureMoments | None,
         keep_bytes: int,
+        stacklevel: int,
     ) -> _ChunkedFit:
-        """The chunked PCA of ``feature_map`` over ``data`` (after ``before``)."""
+        """The chunked PCA of ``feature_map`` over ``data`` (after ``before``).
+
+        ``stacklevel`` of the warnings, counted from here: 4 reaches the
+        caller of ``fit`` and ``partial_fit`` (through ``_fit``), 5 that of
+        ``fit_transform``, whose output wrapper adds a frame.
+        """
         if data.is_dask:
             data.check_width(data.n_features)
         return fit_feature_pca(
@@ -646,9 +657,7 @@ class _FeaturePCA(BaseEstimator):
             self.n_components,
             before=before,
             keep_bytes=keep_bytes,
-            # The caller of fit_transform (whose output wrapper adds a
-            # frame); for fit and partial_fit one frame beyond their caller.
-            stacklevel=5,
+            stacklevel=stacklevel,
         )
 
     def _record(
@@ -723,7 +732,7 @@ class _FeaturePCA(BaseEstimator):
                 "fit(chunks) and then transform(new_chunks) with a fresh "
                 "iterator"
             )
-        result = self._fit(X, keep_bytes=KEEP_FEATURES_UP_TO)
+        result = self._fit(X, keep_bytes=KEEP_FEATURES_UP_TO, stacklevel=5)
         return self._scores(X, result.kept)
 
     def partial_fit(self, X, y=None):

@@ -334,7 +334,12 @@ class NystroemKernelPCA(_FeaturePCA):
         )
 
     def _fit(
-        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+        self,
+        X: Any,
+        *,
+        partial: bool = False,
+        keep_bytes: int = 0,
+        stacklevel: int = 4,
     ) -> _ChunkedFit:
         """Choose the landmarks (or reuse them), then the chunked PCA."""
         seed = check_common(
@@ -369,7 +374,9 @@ class NystroemKernelPCA(_FeaturePCA):
             else:
                 points = given.copy()
             feature_map = NystroemMap.from_landmarks(kernel_params, points)
-        result = self._run_pass(feature_map, data, before, keep_bytes)
+        result = self._run_pass(
+            feature_map, data, before, keep_bytes, stacklevel
+        )
         assert isinstance(feature_map, NystroemMap)
         self.landmarks_ = feature_map.landmarks
         self.normalization_ = feature_map.W

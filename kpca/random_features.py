@@ -313,7 +313,12 @@ class RandomFourierKernelPCA(_FeaturePCA):
         self.random_state = random_state
 
     def _fit(
-        self, X: Any, *, partial: bool = False, keep_bytes: int = 0
+        self,
+        X: Any,
+        *,
+        partial: bool = False,
+        keep_bytes: int = 0,
+        stacklevel: int = 4,
     ) -> _ChunkedFit:
         """Draw the frequencies (or reuse them), then the chunked PCA."""
         seed = check_common(
@@ -330,7 +335,9 @@ class RandomFourierKernelPCA(_FeaturePCA):
             feature_map = RandomFourierMap.draw(
                 data.n_features, n_random, sigma, seed
             )
-        result = self._run_pass(feature_map, data, before, keep_bytes)
+        result = self._run_pass(
+            feature_map, data, before, keep_bytes, stacklevel
+        )
         assert isinstance(feature_map, RandomFourierMap)
         self.frequencies_ = feature_map.frequencies
         self.phases_ = feature_map.phases

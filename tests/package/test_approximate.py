@@ -541,3 +541,19 @@ def test_iter_chunks_splits_large_chunks():
     X = np.arange(30.0).reshape(15, 2)
     shapes = [c.shape for c in iter_chunks([X[:11], X[11:]], chunk_size=4)]
     assert shapes == [(4, 2), (4, 2), (3, 2), (4, 2)]
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "fit_transform"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: kpca.NystroemKernelPCA(8, kernel="linear", n_landmarks=10),
+        lambda: kpca.RandomFourierKernelPCA(8, n_random_features=3),
+    ],
+    ids=["nystroem", "random-features"],
+)
+def test_the_rank_warning_points_at_the_callers_line(rng, make, method):
+    X = rng.normal(size=(30, 2))
+    with pytest.warns(RuntimeWarning, match="rank") as caught:
+        getattr(make(), method)(X)
+    assert {w.filename for w in caught} == {__file__}
