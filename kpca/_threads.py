@@ -431,14 +431,13 @@ _MIN_CHUNK = 4096
 _SQUARES_BYTES = 2**22
 
 
-def _row_chunks(X: np.ndarray) -> list[np.ndarray]:
-    """X cut into chunks of rows of about a core's L2 cache.
+def _row_chunks(X: np.ndarray, min_rows: int) -> list[np.ndarray]:
+    """X cut into chunks of rows of about a core's L2 cache, of at least ``min_rows``.
 
-    At least 256 rows each (a chunk's call costs a few microseconds), and
-    many chunks for many rows: a pass shared by :func:`map_chunks` ends
-    evenly (five chunks of 4096 rows of 1000 columns split 3 + 2).
+    Many chunks for many rows, so that a pass shared by :func:`map_chunks`
+    ends evenly (five chunks of 4096 rows of 1000 columns split 3 + 2).
     """
-    chunk = max(256, _CHUNK_BYTES // (X.itemsize * max(X.shape[1], 1)))
+    chunk = max(min_rows, _CHUNK_BYTES // (X.itemsize * max(X.shape[1], 1)))
     return slices(X, max(1, -(-X.shape[0] // chunk)))
 
 
@@ -455,7 +454,9 @@ def column_sums(X: np.ndarray) -> np.ndarray:
     """
     if X.size < _SPLIT_FROM:
         return np.add.reduce(X, axis=0, dtype=np.float64)
-    parts = _row_chunks(X)
+    # Sums gain from long chunks: 1.7 ms for 100,000 x 50 in chunks of
+    # 4096 rows, 2.3-2.9 ms in chunks of 256 to 2621.
+    parts = _row_chunks(X, _MIN_CHUNK)
     sums = map_chunks(
         lambda i: np.add.reduce(parts[i], axis=0, dtype=np.float64), len(parts)
     )
@@ -483,7 +484,9 @@ def product_by_rows(
     """
     if X.size < _SPLIT_FROM:
         return np.matmul(X, M, out=out)
-    parts = _row_chunks(X)
+    # Products of a thin M gain from short ones: 10 ms for 20,000 x 1000
+    # times 1000 x 10 in chunks of 256 rows, 13 ms in chunks of 4096.
+    parts = _row_chunks(X, 256)
     edges = np.cumsum([0] + [len(part) for part in parts])
     map_chunks(
         lambda i: np.matmul(parts[i], M, out=out[edges[i] : edges[i + 1]]),
