@@ -478,9 +478,9 @@ def product_by_rows(
     --------
     >>> X = np.arange(6.0).reshape(3, 2)
     >>> product_by_rows(X, np.ones((2, 1)), np.empty((3, 1)))
-    array([[ 1.],
-           [ 5.],
-           [ 9.]])
+    array([[1.],
+           [5.],
+           [9.]])
     """
     if X.size < _SPLIT_FROM:
         return np.matmul(X, M, out=out)
