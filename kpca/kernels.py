@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ._threads import available_cores, on_cores
+from ._threads import map_chunks
 from ._validation import (
     check_array,
     check_nonnegative_int,
@@ -145,37 +145,16 @@ def _tiled(  # noqa: C901
                 # or a copy of T.T, which walk one side with a large stride.
                 np.positive(T, out=K[j0:j1, i0:i1].T)
 
+    # The panels are shared between the cores (kpca._threads.map_chunks):
+    # the element-wise part (exp, power) is single-threaded in NumPy, so
+    # without them one core would do it all.  NumPy releases the GIL in
+    # BLAS and in the element-wise kernels, each panel writes its own
+    # blocks, and its matrix products run on one BLAS thread.  A symmetric
+    # matrix's panels shrink down the diagonal, so taken in order they come
+    # largest first, and each thread takes the next when it is free (at
+    # n = 2000, 4 + 1 and 3 + 2 tiles).
     panels = list(range(0, n, _TILE))
-    # Threads that evaluate panels: the element-wise part (exp, power) is
-    # single-threaded in NumPy, so without them one core would do it all.
-    workers = min(available_cores(), len(panels))
-    if workers <= 1:
-        for i0 in panels:
-            panel(i0)
-    else:
-        # NumPy releases the GIL in BLAS and in the element-wise kernels
-        # (exp, power), so panels run in parallel on kpca's pool, one task
-        # per worker, each writing its own blocks.  Each panel's matrix
-        # product runs on one BLAS thread: BLAS threads inside these threads
-        # would oversubscribe the cores.
-        # A symmetric matrix's panels shrink down the diagonal: each goes
-        # to the worker with the fewest tiles so far, largest first (at
-        # n = 2000, 5 and 5 tiles instead of 6 and 4).
-        tiles = [len(range(i0 if symmetric else 0, m, _TILE)) for i0 in panels]
-        load = [0] * workers
-        share: list[list[int]] = [[] for _ in range(workers)]
-        for i0, count in sorted(
-            zip(panels, tiles, strict=True), key=lambda p: -p[1]
-        ):
-            w = load.index(min(load))
-            share[w].append(i0)
-            load[w] += count
-
-        def panels_of(worker: int) -> None:
-            for i0 in share[worker]:
-                panel(i0)
-
-        on_cores([(panels_of, w) for w in range(workers)])
+    map_chunks(lambda i: panel(panels[i]), len(panels))
     peak = float(np.max(peaks)) if peaks else 0.0  # NaN propagates
     if not np.isfinite(peak):
         raise ValueError(
