@@ -401,26 +401,20 @@ def gram_of_blocks(X: np.ndarray, rows: bool) -> np.ndarray:
     True
     """
     axis = 0 if rows else 1
-    short, length = X.shape[1 - axis], X.shape[axis]
-    chunk = max(_MIN_CHUNK, _CHUNK_BYTES // (8 * max(short, 1)))
-    count = max(1, -(-length // chunk))
+    short = X.shape[1 - axis]
 
     def square(part: np.ndarray) -> np.ndarray:
         return part.T @ part if rows else part @ part.T
 
-    def in_order(squares: list[np.ndarray]) -> np.ndarray:
-        total = squares[0]
-        for more in squares[1:]:
-            total += more
-        return total
-
-    if length == 0:
+    if X.shape[axis] == 0:
         return np.zeros((short, short), dtype=np.result_type(X, 1.0))
-    if count * short * short * 8 <= _SQUARES_BYTES:
-        parts = slices(X, count, axis)
-        return in_order(map_chunks(lambda i: square(parts[i]), len(parts)))
+    parts = _chunks(X, _MIN_CHUNK, axis)
+    if len(parts) * short * short * 8 <= _SQUARES_BYTES:
+        return _sum_in_order(
+            map_chunks(lambda i: square(parts[i]), len(parts))
+        )
     halves = slices(X, available_cores(), axis)
-    return in_order(on_cores([(square, part) for part in halves]))
+    return _sum_in_order(on_cores([(square, part) for part in halves]))
 
 
 # Chunks of a product's long side: about a core's L2 cache, and never so
@@ -431,14 +425,23 @@ _MIN_CHUNK = 4096
 _SQUARES_BYTES = 2**22
 
 
-def _row_chunks(X: np.ndarray, min_rows: int) -> list[np.ndarray]:
-    """X cut into chunks of rows of about a core's L2 cache, of at least ``min_rows``.
+def _chunks(X: np.ndarray, min_length: int, axis: int = 0) -> list[np.ndarray]:
+    """X cut along ``axis`` into chunks of about a core's L2 cache, of at least ``min_length``.
 
     Many chunks for many rows, so that a pass shared by :func:`map_chunks`
     ends evenly (five chunks of 4096 rows of 1000 columns split 3 + 2).
     """
-    chunk = max(min_rows, _CHUNK_BYTES // (X.itemsize * max(X.shape[1], 1)))
-    return slices(X, max(1, -(-X.shape[0] // chunk)))
+    across = X.itemsize * max(X.shape[1 - axis], 1)
+    length = max(min_length, _CHUNK_BYTES // across)
+    return slices(X, max(1, -(-X.shape[axis] // length)), axis)
+
+
+def _sum_in_order(parts: list[np.ndarray]) -> np.ndarray:
+    """The sum of ``parts``, added in their order (into the first)."""
+    total = parts[0]
+    for more in parts[1:]:
+        total += more
+    return total
 
 
 def column_sums(X: np.ndarray) -> np.ndarray:
@@ -456,14 +459,13 @@ def column_sums(X: np.ndarray) -> np.ndarray:
         return np.add.reduce(X, axis=0, dtype=np.float64)
     # Sums gain from long chunks: 1.7 ms for 100,000 x 50 in chunks of
     # 4096 rows, 2.3-2.9 ms in chunks of 256 to 2621.
-    parts = _row_chunks(X, _MIN_CHUNK)
-    sums = map_chunks(
-        lambda i: np.add.reduce(parts[i], axis=0, dtype=np.float64), len(parts)
+    parts = _chunks(X, _MIN_CHUNK)
+    return _sum_in_order(
+        map_chunks(
+            lambda i: np.add.reduce(parts[i], axis=0, dtype=np.float64),
+            len(parts),
+        )
     )
-    total = sums[0]
-    for more in sums[1:]:
-        total += more
-    return total
 
 
 def product_by_rows(
@@ -486,12 +488,10 @@ def product_by_rows(
         return np.matmul(X, M, out=out)
     # Products of a thin M gain from short ones: 10 ms for 20,000 x 1000
     # times 1000 x 10 in chunks of 256 rows, 13 ms in chunks of 4096.
-    parts = _row_chunks(X, 256)
-    edges = np.cumsum([0] + [len(part) for part in parts])
-    map_chunks(
-        lambda i: np.matmul(parts[i], M, out=out[edges[i] : edges[i + 1]]),
-        len(parts),
-    )
+    parts = _chunks(X, 256)
+    # X and out have as many rows: they are cut alike.
+    outs = slices(out, len(parts))
+    map_chunks(lambda i: np.matmul(parts[i], M, out=outs[i]), len(parts))
     return out
 
 
