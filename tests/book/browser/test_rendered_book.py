@@ -430,10 +430,18 @@ def test_search_snippets_quote_formulas_as_text(readers):
     tab = reader.tab
     reader.open("search.html?q=covariance")
     snippets = tab.locator("#search-results ul.search li p.context")
-    snippets.first.wait_for(state="attached", timeout=60_000)
+    # Sphinx lists the results one by one and then writes its summary, while
+    # each snippet arrives later from its own fetch of the page: wait for the
+    # summary's text and then for a snippet under every result, or the test
+    # reads whichever few snippets have come back so far.
     tab.wait_for_function(
-        "() => document.querySelector('#search-results .search-summary')"
-        " || document.querySelectorAll('ul.search li').length > 3",
+        """() => {
+          const summary = document.querySelector('#search-results .search-summary');
+          if (!summary || !summary.textContent) return false;
+          const items = document.querySelectorAll('#search-results ul.search li');
+          return Array.from(items).every(
+            li => li.querySelector('p.context') || li.querySelector('span'));
+        }""",
         timeout=60_000,
     )
     texts = snippets.all_text_contents()
