@@ -59,6 +59,8 @@ def _pair(X, Y, *, sparse: bool = True) -> tuple[Any, Any]:
 # of a kernel (norms, exp, power) is applied right after the matrix product;
 # a tile is also all the temporary memory a thread needs.
 _TILE = 512
+# Rows of a diagonal tile that get their squared norms added at a time.
+_STRIP = 64
 
 # A squared distance below this fraction of ||x||^2 + ||y||^2 has lost more
 # than two of its digits to cancellation in ||x||^2 + ||y||^2 - 2 x.y; such
@@ -294,8 +296,11 @@ def _to_squared_distances(
     T *= -2.0
     if diagonal:
         # Adding the two norms to each other first keeps a diagonal tile
-        # exactly symmetric.
-        T += sq_rows[:, None] + sq_cols[None, :]
+        # exactly symmetric; a strip of rows at a time, so the temporary is
+        # a strip, not a tile (2 MiB per thread at 512 x 512).
+        for start in range(0, T.shape[0], _STRIP):
+            stop = start + _STRIP
+            T[start:stop] += sq_rows[start:stop, None] + sq_cols[None, :]
     else:
         # Elsewhere in place: no temporary of the tile's size.
         T += sq_rows[:, None]
