@@ -293,12 +293,29 @@ def test_block_lanczos_with_products_split_between_the_cores(rng, no_dense):
 
 
 def test_rows_times_is_the_matrix_product(rng):
+    # 1600 and 2001 take more than one panel of M's columns.
     for n in (10, 1600, 2001):
         M = rng.normal(size=(n, n))
         Xt = rng.normal(size=(3, n))
         np.testing.assert_allclose(
             rows_times(Xt, M), Xt @ M, rtol=1e-12, atol=1e-12 * n
         )
+        # Rows taken from a larger array (not contiguous) give the same.
+        wide = rng.normal(size=(6, n))
+        np.testing.assert_allclose(
+            rows_times(wide[::2], M), wide[::2] @ M, rtol=1e-12, atol=1e-12 * n
+        )
+    # float32 in panels, and mixed precisions (one product) in float64.
+    M32 = rng.normal(size=(1600, 1600)).astype(np.float32)
+    X32 = rng.normal(size=(2, 1600)).astype(np.float32)
+    result = rows_times(X32, M32)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, X32 @ M32, rtol=1e-4, atol=1e-3)
+    mixed = rows_times(X32.astype(float), M32)
+    assert mixed.dtype == np.float64
+    np.testing.assert_allclose(
+        mixed, X32.astype(float) @ M32.astype(float), rtol=1e-12, atol=1e-9
+    )
 
 
 @pytest.mark.blas_regression
