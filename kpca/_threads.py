@@ -378,7 +378,8 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     # One product touches a packing buffer of OpenBLAS's that grows with the
     # number of M's columns it covers (8 MiB for 4000 columns, 16 MiB for
     # 8000, in resident memory).  Panels of M's columns bound it at about
-    # 2 MiB for a cost of 1-2 % (paired, n = 2000-8000, both BLAS kernels).
+    # 2 MiB, for 1-2 % of the product's time at n = 4000 and 8000 and up to
+    # 3.5 % at 2000 (paired, 10 rows, both BLAS kernel families).
     n = M.shape[1]
     if Xt.dtype != M.dtype or n <= _ROWS_TIMES_PANEL:
         return (M.T @ Xt.T).T
