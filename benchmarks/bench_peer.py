@@ -586,6 +586,27 @@ def case_table_row(name: str, fresh: dict | None, inproc: dict | None) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def commits_measured(body: dict) -> str:
+    """The kpca commit of every stored entry: one, or which cases had which.
+
+    A run of a part (``--case``, ``--mode``) replaces only its own entries,
+    so the cases of one kernel may come from different commits.
+    """
+    cases_of: dict[str, list[str]] = {}
+    for name in CASES:
+        for entry in body["cases"].get(name, {}).values():
+            commit = entry.get("kpca_commit") or "?"
+            if name not in cases_of.setdefault(commit, []):
+                cases_of[commit].append(name)
+    if len(cases_of) <= 1:
+        commit = next(iter(cases_of), body["versions"].get("kpca_commit", "?"))
+        return f"commit {commit}"
+    return "commits " + "; ".join(
+        f"{commit} for {', '.join(names)}"
+        for commit, names in cases_of.items()
+    )
+
+
 def kernel_table(kernel: str, body: dict) -> list[str]:
     m, v = body["machine"], body["versions"]
     arch = sorted(
@@ -599,8 +620,8 @@ def kernel_table(kernel: str, body: dict) -> list[str]:
     lines = [
         f"Kernel `{kernel}` ({', '.join(arch)}): {m['cpu']}, "
         f"{m['cores']} cores; NumPy {v['numpy']}, SciPy {v['scipy']}, "
-        f"scikit-learn {v['scikit-learn']}, kpca {v['kpca']} (commit "
-        f"{v.get('kpca_commit', '?')}); measured {dates[0]}"
+        f"scikit-learn {v['scikit-learn']}, kpca {v['kpca']} "
+        f"({commits_measured(body)}); measured {dates[0]}"
         + (f" to {dates[-1]}" if dates[-1] != dates[0] else "")
         + ".",
         "",

@@ -117,3 +117,23 @@ def test_readme_tables_are_the_stored_results():
         "benchmarks/README.md does not show the stored peer results: paste "
         "the output of `python benchmarks/bench_peer.py --table`"
     )
+
+
+def test_the_table_names_the_commit_of_every_case():
+    script = runpy.run_path(str(SCRIPT))
+    commits_measured = script["commits_measured"]
+    body = {"versions": {"kpca_commit": "bbb"}, "cases": {}}
+    assert commits_measured(body) == "commit bbb"
+    body["cases"] = {
+        "pca-tall": {"fresh": {"kpca_commit": "aaa"}},
+        "kpca-2000": {
+            "fresh": {"kpca_commit": "aaa"},
+            "inprocess": {"kpca_commit": "bbb"},
+        },
+    }
+    # A part re-run at another commit is named with its cases, in case order.
+    assert commits_measured(body) == (
+        "commits aaa for pca-tall, kpca-2000; bbb for kpca-2000"
+    )
+    del body["cases"]["kpca-2000"]["inprocess"]
+    assert commits_measured(body) == "commit aaa"
