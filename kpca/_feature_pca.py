@@ -152,6 +152,35 @@ def _scatter_roundoff(
     )
 
 
+# Below this mean square a feature's squares, and so its scatter, lie in
+# float64's subnormal range, where they keep only some of their digits.
+_UNDERFLOW_SQUARE = np.finfo(float).tiny / np.finfo(float).eps
+
+
+def _check_squares_normal(
+    scatter: np.ndarray, raw_mean: np.ndarray, n: int
+) -> None:
+    """Raise if the raw features are so small that their squares underflow.
+
+    A linear or polynomial Nyström feature of data near 1e-80 is a kernel
+    value near 1e-160, whose square is subnormal: the scatter keeps a few
+    digits, and the eigenvalues came out wrong by up to 0.2 % with no sign
+    of it.  Features that are exactly zero are left to the rank check.
+    """
+    mean_square = np.diag(scatter) / n + raw_mean.astype(float) ** 2
+    scale = max(
+        float(np.sqrt(np.max(mean_square, initial=0.0))),
+        float(np.max(np.abs(raw_mean), initial=0.0)),
+    )
+    if 0.0 < scale and scale**2 < _UNDERFLOW_SQUARE:
+        raise ValueError(
+            "the features are too small for float64: their squares "
+            f"underflow (root mean square of the largest {scale:.3g}): "
+            "scale X, or choose kernel parameters whose values are not "
+            "this small"
+        )
+
+
 @dataclass
 class _ChunkedFit:
     """PCA of the features, from their moments: what every fit path sets."""
@@ -186,6 +215,7 @@ def _pca_of_moments(
     k = check_n_components(n_components, n)
     scatter, raw_mean = moments.scatter, moments.mean
     assert scatter is not None and raw_mean is not None
+    _check_squares_normal(scatter, raw_mean, n)
     C = scatter if W is None else W.T @ scatter @ W
     C = symmetrize(C, inplace=W is not None)
     mu, V = _top_eigenpairs(C, k)

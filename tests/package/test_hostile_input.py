@@ -189,6 +189,24 @@ def test_tiny_data_whose_squares_underflow_raise(call):
         call(X20 * 1e-200)
 
 
+@pytest.mark.parametrize("chunked", [False, True], ids=["array", "chunks"])
+def test_nystroem_features_whose_squares_underflow_raise(chunked):
+    # Linear kernel values of data near 1e-81 are near 1e-162, and their
+    # squares are subnormal: the eigenvalues were 0.06 % (array) and 0.2 %
+    # (chunks) off, silently (found by test_hostile_properties).
+    X = np.array([[1.25730221], [-1.32104863], [6.40422650]])
+    model = kpca.NystroemKernelPCA(kernel="linear", n_landmarks=2)
+    with pytest.raises(ValueError, match="underflow.*scale X"):
+        tiny = X * 1e-81
+        model.fit(np.split(tiny, [1]) if chunked else tiny)
+    # Data 1e11 times larger keep every digit, chunked or not.
+    small = model.fit(np.split(X * 1e-70, [1]) if chunked else X * 1e-70)
+    unit = kpca.NystroemKernelPCA(kernel="linear", n_landmarks=2).fit(X)
+    np.testing.assert_allclose(
+        small.eigenvalues_ * 1e140, unit.eigenvalues_, rtol=1e-12
+    )
+
+
 def test_precomputed_dissimilarities_whose_squares_overflow_raise():
     D = np.sqrt(kpca.squared_distances(X20)) * 1e200
     with pytest.raises(ValueError, match="overflow.*scale"):
