@@ -152,9 +152,9 @@ def _scatter_roundoff(
     )
 
 
-# Below this mean square a feature's squares, and so its scatter, lie in
-# float64's subnormal range, where they keep only some of their digits.
-_UNDERFLOW_SQUARE = np.finfo(float).tiny / np.finfo(float).eps
+# Below this root mean square a feature's squares, and so its scatter, lie
+# in float64's subnormal range, where they keep only some of their digits.
+_UNDERFLOW_SCALE = float(np.sqrt(np.finfo(float).tiny / np.finfo(float).eps))
 
 
 def _check_squares_normal(
@@ -167,12 +167,13 @@ def _check_squares_normal(
     digits, and the eigenvalues came out wrong by up to 0.2 % with no sign
     of it.  Features that are exactly zero are left to the rank check.
     """
-    mean_square = np.diag(scatter) / n + raw_mean.astype(float) ** 2
+    with np.errstate(over="ignore"):  # huge features: other checks' turn
+        mean_square = np.diag(scatter) / n + raw_mean.astype(float) ** 2
     scale = max(
         float(np.sqrt(np.max(mean_square, initial=0.0))),
         float(np.max(np.abs(raw_mean), initial=0.0)),
     )
-    if 0.0 < scale and scale**2 < _UNDERFLOW_SQUARE:
+    if 0.0 < scale < _UNDERFLOW_SCALE:
         raise ValueError(
             "the features are too small for float64: their squares "
             f"underflow (root mean square of the largest {scale:.3g}): "
