@@ -384,14 +384,16 @@ def rows_times(Xt: np.ndarray, M: np.ndarray) -> np.ndarray:
     if Xt.dtype != M.dtype or n <= _ROWS_TIMES_PANEL:
         return (M.T @ Xt.T).T
     out = np.empty((n, Xt.shape[0]), dtype=M.dtype)
-    Xt_T = Xt.T
-    for start in range(0, n, _ROWS_TIMES_PANEL):
-        stop = min(start + _ROWS_TIMES_PANEL, n)
-        np.matmul(M[:, start:stop].T, Xt_T, out=out[start:stop])
+    parts = -(-n // _ROWS_TIMES_PANEL)
+    # M's columns and out's rows have the same length: they are cut alike.
+    for panel, rows in zip(
+        slices(M, parts, axis=1), slices(out, parts), strict=True
+    ):
+        np.matmul(panel.T, Xt.T, out=rows)
     return out.T
 
 
-# Columns of M per product in rows_times.
+# Columns of M per product in rows_times, at most.
 _ROWS_TIMES_PANEL = 1024
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._base import check_is_fitted
-from ._threads import column_sums
+from ._threads import column_sums, slices
 
 __all__ = [
     "ComplexDataError",
@@ -173,16 +173,19 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
     if arr.ndim == 0 or arr.size <= _FINITE_CHUNK:
         finite = bool(np.all(np.isfinite(arr)))
     else:
-        rows = max(1, _FINITE_CHUNK // (arr.size // len(arr)))
-        finite = all(
-            np.all(np.isfinite(arr[start : start + rows]))
-            for start in range(0, len(arr), rows)
-        )
+        parts = -(-arr.size // _FINITE_CHUNK)
+        finite = all(np.all(np.isfinite(part)) for part in slices(arr, parts))
     if not finite:
         raise ValueError(f"{name} contains NaN or infinity")
 
 
 _FINITE_CHUNK = 2**16
+
+# A sum of squares below this lies within eps of float64's subnormal range,
+# where products and sums keep only some of their digits: data (PCA's
+# centred X, the feature PCAs' features) whose squares add up to less has
+# lost them to underflow.
+UNDERFLOW_SQUARES = np.finfo(float).tiny / np.finfo(float).eps
 
 
 def check_finite_sums(X: np.ndarray, name: str = "X") -> np.ndarray | None:
