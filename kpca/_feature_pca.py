@@ -58,7 +58,7 @@ from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
 from ._threads import available_cores, on_cores, one_blas_thread, slices
 from ._tuning import DENSE_UP_TO
-from ._validation import check_n_components, random_seed
+from ._validation import UNDERFLOW_SQUARES, check_n_components, random_seed
 from .eigen import top_eigenpairs
 from .eigen._signs import sign_flips
 from .landmarks import _uniform_sample
@@ -152,9 +152,9 @@ def _scatter_roundoff(
     )
 
 
-# Below this root mean square a feature's squares, and so its scatter, lie
-# in float64's subnormal range, where they keep only some of their digits.
-_UNDERFLOW_SCALE = float(np.sqrt(np.finfo(float).tiny / np.finfo(float).eps))
+# Below this root mean square a feature's squares, and so its scatter,
+# have lost digits to underflow (kpca._validation.UNDERFLOW_SQUARES).
+_UNDERFLOW_SCALE = float(np.sqrt(UNDERFLOW_SQUARES))
 
 
 def _check_squares_normal(

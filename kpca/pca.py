@@ -36,6 +36,7 @@ from ._dask import is_dask_array
 from ._spectrum import components_to_keep, symmetrize
 from ._threads import gram_of_blocks, one_blas_thread, product_by_rows
 from ._validation import (
+    UNDERFLOW_SQUARES,
     _is_sparse,
     check_array,
     check_bool,
@@ -1346,7 +1347,7 @@ def _check_range(
                 "centred data overflows: scale X"
             )
         return
-    if np.isfinite(total) and total >= _UNDERFLOW_TOTAL:
+    if np.isfinite(total) and total >= UNDERFLOW_SQUARES:
         return
     if Xc is not None:
         peak = float(np.max(np.abs(Xc), initial=0.0))
@@ -1357,14 +1358,11 @@ def _check_range(
             "X is too large for float64: the sum of squares of the centred "
             f"data overflows (largest |x - mean| {peak:.3g}): scale X"
         )
-    if 0.0 < peak and total < _UNDERFLOW_TOTAL:
+    if 0.0 < peak and total < UNDERFLOW_SQUARES:
         raise ValueError(
             "X varies too little for float64: the squares of the centred "
             f"data underflow (largest |x - mean| {peak:.3g}): scale X"
         )
-
-
-_UNDERFLOW_TOTAL = np.finfo(float).tiny / np.finfo(float).eps
 
 
 def _eigenpairs(A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
