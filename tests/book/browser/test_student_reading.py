@@ -504,17 +504,12 @@ def test_tapping_a_solution_title_opens_the_solution(browser, origin):
         # Wait for the toggle rather than a fixed time: a loaded CI machine
         # may take longer than any fixed pause to run the click handler.
         try:
-            solution.evaluate(
-                """el => new Promise((resolve, reject) => {
-                  const start = Date.now();
-                  (function poll() {
-                    if (!el.classList.contains('toggle-hidden')) resolve(true);
-                    else if (Date.now() - start > 10000) reject('still hidden');
-                    else setTimeout(poll, 50);
-                  })();
-                })"""
+            tab.wait_for_function(
+                "el => !el.classList.contains('toggle-hidden')",
+                arg=solution.element_handle(),
+                timeout=10_000,
             )
-        except Exception:  # noqa: BLE001 - Playwright's Error
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError
             pass
         assert tab.url == url, f"the tap followed the link to {tab.url}"
         assert "toggle-hidden" not in (
