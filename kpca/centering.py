@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._packed import PackedSymmetric
 from ._threads import rows_times
 from ._validation import (
     _BLOCK_ENTRIES,
@@ -102,15 +103,15 @@ class _CentredKernel:
     # NumPy must hand `Xt @ op` to __rmatmul__ instead of converting `op`.
     __array_ufunc__ = None
 
-    def __init__(self, K: np.ndarray) -> None:
-        self._K: np.ndarray | None = K
+    def __init__(self, K: np.ndarray | PackedSymmetric) -> None:
+        self._K: np.ndarray | PackedSymmetric | None = K
         # The column means are found in the first product (one more vector
         # in it), not by a pass over K of their own.
         self._col_means: np.ndarray | None = None
         self.shape = K.shape
         self.dtype = K.dtype
 
-    def _matrix(self) -> np.ndarray:
+    def _matrix(self) -> np.ndarray | PackedSymmetric:
         if self._K is None:
             raise RuntimeError(
                 "the operator was materialized: its matrix is gone"
@@ -120,7 +121,14 @@ class _CentredKernel:
     @property
     def col_means(self) -> np.ndarray:
         if self._col_means is None:
-            self._col_means = self._matrix().mean(axis=0, dtype=float)
+            K = self._matrix()
+            self._col_means = (
+                K.mean(axis=0, dtype=float)
+                if isinstance(K, np.ndarray)
+                # K is symmetric: its column means are K 1 / n.
+                else (K @ np.ones(K.shape[0], dtype=K.dtype)).astype(float)
+                / K.shape[0]
+            )
         return self._col_means
 
     @property
@@ -170,12 +178,16 @@ class _CentredKernel:
         """Centre :math:`K` in place and return it; the operator is then spent."""
         c = self.col_means  # before the matrix is given away
         K, self._K = self._matrix(), None
+        if isinstance(K, PackedSymmetric):
+            K = K.materialize()
         _subtract_means_inplace(K, c, c, float(c.mean()))
         return K
 
 
-def _times(Xt: np.ndarray, K: np.ndarray) -> np.ndarray:
+def _times(Xt: np.ndarray, K: np.ndarray | PackedSymmetric) -> np.ndarray:
     """``Xt @ K`` in K's precision (a float32 K is never copied to float64)."""
+    if isinstance(K, PackedSymmetric):
+        return Xt @ K
     if K.dtype == Xt.dtype:
         return rows_times(Xt, K)
     return rows_times(Xt.astype(K.dtype), K).astype(Xt.dtype)

@@ -23,6 +23,7 @@ pre-image of :mod:`kpca.preimage`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import numbers
@@ -34,6 +35,7 @@ import numpy as np
 import scipy.linalg
 
 from ._base import BaseEstimator, NotFittedError, check_n_features
+from ._packed import PackedSymmetric
 from ._spectrum import (
     NegativeSpectrum,
     components_to_keep,
@@ -61,7 +63,7 @@ from .centering import (
     _center_test_kernel_with_means,
     _CentredKernel,
 )
-from .eigen import EIGEN_SOLVERS, _top_eigenpairs
+from .eigen import EIGEN_SOLVERS, _chosen_solver, _top_eigenpairs
 from .kernels import (
     KernelFunction,
     _kernel_roundoff,
@@ -70,6 +72,7 @@ from .kernels import (
     gaussian_kernel,
     linear_kernel,
     make_kernel,
+    packed_gram,
     polynomial_kernel,
     sigmoid_kernel,
 )
@@ -592,12 +595,20 @@ class KernelPCA(BaseEstimator):
             gamma = self._gamma(n_features)
             kernel = self._kernel(gamma)
             assert kernel is not None
-            if _shifts_data(params, X_fit):
-                # The centred linear kernel is that of the centred data,
-                # computed without the cancellation of HKH (exact).
-                K = kernel(X_fit - _accurate_mean(X_fit).astype(X_fit.dtype))
-            else:
-                K = kernel(X_fit)
+            # A named kernel's matrix is kept as its upper triangle (half
+            # the memory) when the solver needs only its products.
+            packs = isinstance(self.kernel, str) and self._solves_by_products(
+                X_fit.shape[0], solver_params["solver"]
+            )
+            with packed_gram() if packs else contextlib.nullcontext():
+                if _shifts_data(params, X_fit):
+                    # The centred linear kernel is that of the centred data,
+                    # computed without the cancellation of HKH (exact).
+                    K = kernel(
+                        X_fit - _accurate_mean(X_fit).astype(X_fit.dtype)
+                    )
+                else:
+                    K = kernel(X_fit)
             if not isinstance(self.kernel, str):
                 check_symmetric(K, "kernel(X, X)")
                 K = symmetrize(K, inplace=True)
@@ -625,7 +636,11 @@ class KernelPCA(BaseEstimator):
         operator: np.ndarray | _CentredKernel = (
             K if centred is None else centred
         )
-        trace = float(np.trace(K, dtype=float))
+        trace = (
+            K.trace()
+            if isinstance(K, PackedSymmetric)
+            else float(np.trace(K, dtype=float))
+        )
         dtype = K.dtype
         del K
         if solver_params["tol"] == 0:
@@ -732,6 +747,22 @@ class KernelPCA(BaseEstimator):
                 self.__dict__.pop(stale, None)
         self._fitted_params = params
         return scores
+
+    def _solves_by_products(self, n: int, solver: str) -> bool:
+        """Whether the fit's eigensolver takes the kernel matrix only through products.
+
+        Then the matrix itself is needed only if the solver's answer fails
+        its check.  Up to ``FULL_SPECTRUM_UP_TO`` points the check for
+        negative eigenvalues takes the whole spectrum, so the matrix itself.
+        """
+        if n <= FULL_SPECTRUM_UP_TO:
+            return False
+        try:
+            k = check_n_components(self.n_components, n)
+        except (TypeError, ValueError):
+            return False  # the fit raises this error after the kernel
+        k = n if k is None else k
+        return _chosen_solver(n, k, solver, self._known_psd()) != "dense"
 
     def _fitted_model(self) -> KernelPCA:
         """An unfitted copy with the parameters of the last fit."""
@@ -1052,7 +1083,7 @@ class _Polynomial:
 
 
 def _negative_part(
-    K: np.ndarray, center: bool, seed: int
+    K: np.ndarray | PackedSymmetric, center: bool, seed: int
 ) -> NegativeSpectrum | float:
     """What the (centred) ``K`` has below zero, for a kernel not known PSD.
 
@@ -1065,6 +1096,8 @@ def _negative_part(
     """
     n = K.shape[0]
     if n <= FULL_SPECTRUM_UP_TO:
+        # (Such a matrix is never packed: see KernelPCA._solves_by_products.)
+        assert isinstance(K, np.ndarray)
         Kc = (
             _center_kernel_inplace(K.copy(), symmetric=True)[0]
             if center

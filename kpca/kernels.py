@@ -9,11 +9,14 @@ with itself, which is then exactly symmetric.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import numpy as np
 
+from ._packed import PackedSymmetric
 from ._threads import map_chunks
 from ._validation import (
     check_array,
@@ -68,6 +71,27 @@ _STRIP = 64
 _CANCELLATION = 1e-2
 
 
+# Set by packed_gram(): a kernel matrix of X with itself is then returned as
+# its upper triangle (PackedSymmetric), for callers that only take products.
+_PACKED_GRAM: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "packed_gram", default=False
+)
+
+
+@contextlib.contextmanager
+def packed_gram() -> Iterator[None]:
+    """Within it, ``k(X)`` of a named kernel returns a :class:`PackedSymmetric`.
+
+    Internal to kpca: kernel PCA asks for it when its eigensolver needs the
+    matrix only through products, which halves the memory of the matrix.
+    """
+    token = _PACKED_GRAM.set(True)
+    try:
+        yield
+    finally:
+        _PACKED_GRAM.reset(token)
+
+
 TileFunction = Callable[
     [np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], None
 ]
@@ -85,6 +109,9 @@ def _tiled(  # noqa: C901
     inner_products: bool = False,
 ) -> np.ndarray:
     """``finish(X @ Y.T)`` computed tile by tile.
+
+    Within :func:`packed_gram`, with ``Y=None``, the tiles on and above the
+    diagonal are all there is: the result is a :class:`PackedSymmetric`.
 
     ``finish(T, X_rows, Y_rows, sq_rows, sq_cols, on_diagonal)`` transforms
     a tile of inner products in place, given the rows it came from and their
@@ -116,7 +143,12 @@ def _tiled(  # noqa: C901
         sq_y = sq_x if symmetric else columns.squared_norms()
     if translation_invariant:
         _check_squared_norms(sq_x, sq_y, rows, columns, what)
-    K = np.empty((n, m), dtype=dtype)
+    packed = symmetric and _PACKED_GRAM.get()
+    K: Any = (
+        PackedSymmetric(n, dtype, _TILE)
+        if packed
+        else np.empty((n, m), dtype=dtype)
+    )
     # The largest |entry| of each tile (NaN if a tile holds one).
     peaks: list[float] = []
 
@@ -133,14 +165,14 @@ def _tiled(  # noqa: C901
             Yj = Xi if diagonal else columns[j0:j1]
             # The tile is made where it belongs in K: no tile-sized
             # temporary per thread, and no copy.
-            T = K[i0:i1, j0:j1]
+            T = K.block(i0, i1, j0, j1) if packed else K[i0:i1, j0:j1]
             with np.errstate(over="ignore", invalid="ignore"):
                 np.matmul(Xi, Yj.T, out=T)
                 if finish is not None:
                     finish(T, Xi, Yj, sq_x[i0:i1], sq_y[j0:j1], diagonal)
             # Two reductions, no temporary; NaN propagates through both.
             peaks.append(max(float(T.max()), -float(T.min())))
-            if symmetric and not diagonal:
+            if symmetric and not diagonal and not packed:
                 # The mirror tile.  A ufunc writing through the transposed
                 # view iterates in cache-friendly blocks: measured on a
                 # 512 x 512 tile, 0.29 ms against 0.87 ms for an assignment
@@ -264,7 +296,7 @@ def _check_squared_norms(
 _ROUNDOFF_UNITS = 10.0
 
 
-def _kernel_roundoff(K: np.ndarray) -> float:
+def _kernel_roundoff(K: np.ndarray | PackedSymmetric) -> float:
     """The round-off in the eigenvalues of the computed kernel matrix ``K`` (and of HKH).
 
     ``10 eps max(||K||_F, sum |K_ii|)``: on the scale of the uncentred
@@ -273,9 +305,17 @@ def _kernel_roundoff(K: np.ndarray) -> float:
     PCA and the Nystroem landmarks leave out the eigenvalues below it.
     """
     with np.errstate(over="ignore"):
-        scale = max(float(np.linalg.norm(K)), float(np.abs(np.diag(K)).sum()))
+        if isinstance(K, PackedSymmetric):
+            norm, diagonal = K.frobenius_norm(), K.diagonal()
+        else:
+            norm, diagonal = float(np.linalg.norm(K)), np.diag(K)
+        scale = max(norm, float(np.abs(diagonal).sum()))
     if not np.isfinite(scale):
-        peak = max(float(K.max()), -float(K.min()))
+        peak = (
+            K.peak()
+            if isinstance(K, PackedSymmetric)
+            else max(float(K.max()), -float(K.min()))
+        )
         raise ValueError(
             f"the kernel matrix is too large to decompose in float64: its "
             f"entries reach {peak:.3g} and its norm overflows: scale the data"

@@ -117,9 +117,34 @@ EIGEN_SOLVERS = (
 )
 
 
-# The solver's choice and its checked fallbacks read as one decision list;
-# splitting it is tracked with the other long functions of R7.12.
-def _top_eigenpairs(  # noqa: C901
+def _chosen_solver(n: int, k: int, solver: str, assume_psd: bool) -> str:
+    """The solver that runs first for ``k`` pairs of order ``n`` (see the module documentation).
+
+    ``"dense"`` means the matrix itself is needed; any other answer runs on
+    products with it, and needs the matrix itself only if its check fails.
+    """
+    if solver == "randomized":
+        solver = "subspace"
+    if solver == "auto":
+        solver = "lanczos" if n > DENSE_UP_TO and k <= n // 10 else "dense"
+        if solver == "lanczos" and n <= PAIR_UP_TO:
+            solver = "pair"
+    if solver == "pair" and not _krylov.fits(n, 2):
+        solver = "dense"
+    if solver == "lanczos" and not _krylov.fits(n, max(k, 2)):
+        # The block would span more than half the space (see the module
+        # documentation): the dense solver is exact and no slower.
+        solver = "dense"
+    if solver == "subspace" and not assume_psd:
+        # Subspace iteration finds the eigenvalues of largest magnitude, which
+        # for an indefinite matrix need not be the largest.
+        solver = "dense"
+    if solver == "arpack" and k >= n - 1:  # ARPACK needs k < n - 1
+        solver = "dense"
+    return solver
+
+
+def _top_eigenpairs(
     A: np.ndarray | Operator,
     k: int,
     *,
@@ -140,24 +165,7 @@ def _top_eigenpairs(  # noqa: C901
     """
     n = A.shape[0]
     rng = np.random.default_rng(random_seed(random_state))
-    if solver == "randomized":
-        solver = "subspace"
-    if solver == "auto":
-        solver = "lanczos" if n > DENSE_UP_TO and k <= n // 10 else "dense"
-        if solver == "lanczos" and n <= PAIR_UP_TO:
-            solver = "pair"
-    if solver == "pair" and not _krylov.fits(n, 2):
-        solver = "dense"
-    if solver == "lanczos" and not _krylov.fits(n, max(k, 2)):
-        # The block would span more than half the space (see the module
-        # documentation): the dense solver is exact and no slower.
-        solver = "dense"
-    if solver == "subspace" and not assume_psd:
-        # Subspace iteration finds the eigenvalues of largest magnitude, which
-        # for an indefinite matrix need not be the largest.
-        solver = "dense"
-    if solver == "arpack" and k >= n - 1:  # ARPACK needs k < n - 1
-        solver = "dense"
+    solver = _chosen_solver(n, k, solver, assume_psd)
     result = None
     if solver == "subspace":
         result = _randomized.subspace(A, k, tol, max_iter, rng)

@@ -74,7 +74,9 @@ def lanczos(
     # The basis takes limit x n numbers (see kpca._tuning); with 2 b <= n
     # it holds two blocks, and a thick restart keeps at most limit - b rows.
     limit = min(n, max(LANCZOS_BASIS_BLOCKS * b, LANCZOS_BASIS_ROWS))
-    basis = np.empty((limit, n))
+    # The basis grows by doubling up to its limit: a fit that converges in
+    # a few dozen vectors allocates no more than twice what it uses.
+    basis = np.empty((min(limit, max(4 * b, 32)), n))
     T = np.empty((limit, limit))
     tiny = np.finfo(float).tiny
     # Every product runs on the BLAS library's threads: a block product
@@ -94,6 +96,10 @@ def lanczos(
         else:
             AQ = Q @ A
         new = slice(size, size + width)
+        if size + width > basis.shape[0]:
+            grown = np.empty((min(limit, 2 * basis.shape[0]), n))
+            grown[:size] = basis[:size]
+            basis = grown
         basis[new] = Q
         size += width
         U = basis[:size]
