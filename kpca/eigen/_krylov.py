@@ -96,10 +96,7 @@ def lanczos(
         else:
             AQ = Q @ A
         new = slice(size, size + width)
-        if size + width > basis.shape[0]:
-            grown = np.empty((min(limit, 2 * basis.shape[0]), n))
-            grown[:size] = basis[:size]
-            basis = grown
+        basis = _with_room(basis, size, size + width, limit)
         basis[new] = Q
         size += width
         U = basis[:size]
@@ -165,6 +162,20 @@ def lanczos(
             T[:keep, :keep] = np.diag(theta[:keep])
             size = keep
     return None
+
+
+def _with_room(
+    basis: np.ndarray, size: int, rows: int, limit: int
+) -> np.ndarray:
+    """``basis`` (its first ``size`` rows in use), doubled until it has ``rows`` rows."""
+    if rows <= basis.shape[0]:
+        return basis
+    capacity = basis.shape[0]
+    while capacity < min(rows, limit):
+        capacity = min(limit, 2 * capacity)
+    grown = np.empty((capacity, basis.shape[1]))
+    grown[:size] = basis[:size]
+    return grown
 
 
 def pair_lanczos(
