@@ -31,7 +31,9 @@ PAIR_UP_TO = 3000
 #: The block Lanczos basis holds at most ``max(LANCZOS_BASIS_BLOCKS * b,
 #: LANCZOS_BASIS_ROWS)`` vectors of length n (b the block size) before a
 #: thick restart: an ordinary kernel matrix converges well before the first
-#: restart, and the basis is then 2.5 % of the n x n matrix at n = 8000.
+#: restart.  The basis is allocated as it grows (doubling from four
+#: blocks), so a fit that converges in 90 vectors with a block of 10
+#: allocates 160: 2 % of the n x n matrix at n = 8000.
 LANCZOS_BASIS_BLOCKS = 20
 LANCZOS_BASIS_ROWS = 200
 

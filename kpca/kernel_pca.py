@@ -289,6 +289,15 @@ class KernelPCA(BaseEstimator):
     :mod:`kpca.preimage` use the parameters of the last fit, whatever
     ``set_params`` changed since.
 
+    **Memory.**  With a named kernel and a solver that runs on products
+    (the default beyond 600 points with :math:`k \le n/10`, and
+    ``"lanczos"``, ``"arpack"``, ``"randomized"``), the kernel matrix is kept
+    as its triangle on and above the diagonal, in panels of 512 rows:
+    :math:`n(n + 512)/2` numbers instead of :math:`n^2` (256 MB instead of
+    512 MB at :math:`n = 8000`), and the centring is folded into the
+    products.  The dense solver, and a check that sends an iterative answer
+    to it, take the whole matrix.
+
     The learned pre-image map (Bakır, Weston and Schölkopf [2]_) is kernel
     ridge regression from the scores back to the data, with the model's own
     kernel on the scores: with :math:`Z` the training scores,
@@ -631,7 +640,8 @@ class KernelPCA(BaseEstimator):
 
         # With centring, the centring is folded into the products with K (an
         # iterative solver never needs K_c itself) and the dense solver
-        # centres K in place.  Either way one n x n array is alive.
+        # centres K in place.  Either way one kernel matrix is alive: the
+        # whole of it, or (packed) its upper triangle.
         centred = _CentredKernel(K) if center else None
         operator: np.ndarray | _CentredKernel = (
             K if centred is None else centred
