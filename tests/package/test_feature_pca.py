@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -45,6 +46,31 @@ def test_fit_transform_equals_fit_then_transform(X, name, budget, monkeypatch):
     Z = model.fit_transform(X)
     np.testing.assert_array_equal(Z, model.transform(X))
     np.testing.assert_array_equal(Z, MODELS[name]().fit(X).transform(X))
+
+
+def test_features_that_cannot_all_be_kept_are_not_held_on_the_way(
+    monkeypatch,
+):
+    # An array says its rows before the pass: when all its features would
+    # not fit in the budget, none are held, not even until the budget is
+    # crossed (the peak stays a few chunks' worth).
+    X = np.random.default_rng(1).normal(size=(6000, 3))
+    all_features = 6000 * 400 * 8
+    monkeypatch.setattr(_feature_pca, "KEEP_FEATURES_UP_TO", all_features - 1)
+
+    def model():
+        return RandomFourierKernelPCA(
+            3, n_random_features=400, chunk_size=500, random_state=0
+        )
+
+    tracemalloc.start()
+    try:
+        Z = model().fit_transform(X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.5 * all_features
+    np.testing.assert_array_equal(Z, model().fit(X).transform(X))
 
 
 def test_fit_keeps_the_features_only_when_asked(X):
