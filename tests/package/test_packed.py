@@ -160,3 +160,17 @@ def test_a_failed_iterative_answer_falls_back_to_the_whole_matrix(
     np.testing.assert_allclose(
         got.kernel_col_means_, want.kernel_col_means_, rtol=1e-13
     )
+
+
+def test_sparse_data_give_the_same_packed_fit(rng):
+    import scipy.sparse
+
+    X = rng.normal(size=(900, 6))
+    X[rng.random(X.shape) < 0.6] = 0.0
+    dense = KernelPCA(n_components=3, kernel="rbf", gamma=0.2).fit(X)
+    sparse = KernelPCA(n_components=3, kernel="rbf", gamma=0.2).fit(
+        scipy.sparse.csr_matrix(X)
+    )
+    np.testing.assert_allclose(
+        sparse.eigenvalues_, dense.eigenvalues_, rtol=1e-12
+    )
