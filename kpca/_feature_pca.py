@@ -275,10 +275,8 @@ class FeatureMap(Protocol):
         """
         ...  # pragma: no cover
 
-    def features(
-        self, chunk: np.ndarray, out: np.ndarray | None = None
-    ) -> np.ndarray:
-        """g(chunk), shape (rows, p): finite float64, a new array or ``out``."""
+    def features(self, chunk: np.ndarray) -> np.ndarray:
+        """g(chunk), shape (rows, p): finite float64, a new array."""
         ...  # pragma: no cover
 
     def error_scale(self, chunk: np.ndarray) -> float:
@@ -311,17 +309,14 @@ class _FeatureMoments(StreamingMoments):
 
 
 def accumulate(
-    feature_map: FeatureMap,
-    moments: _FeatureMoments,
-    chunk: np.ndarray,
-    out: np.ndarray | None = None,
+    feature_map: FeatureMap, moments: _FeatureMoments, chunk: np.ndarray
 ) -> np.ndarray:
     """Add the features of ``chunk`` (and their round-off) to ``moments``.
 
-    Returns the features g(chunk), made in ``out`` if given, untouched
-    (``fit_transform`` may keep them for the scores).
+    Returns the features g(chunk), untouched (``fit_transform`` may keep
+    them for the scores).
     """
-    G = feature_map.features(chunk, out)
+    G = feature_map.features(chunk)
     moments.update(G)
     moments.error_scale += feature_map.error_scale(chunk)
     return G
@@ -460,35 +455,23 @@ def _moments(
     # in another order (a difference of round-off).
     lanes = [_FeatureMoments() for _ in range(available_cores())]
     n_rows = data.n_rows
-    store = None
-    if n_rows is not None:
-        # Rows known before the pass (an array): features that will not all
-        # fit are not kept even for a while (a fit of 300,000 rows and 1000
-        # random features had peaked at the 1 GiB it then dropped), and
-        # those that fit are made in one array allocated here, not chunk by
-        # chunk in the lanes' threads (whose allocator arenas took 4 KiB
-        # pages: 66,000 more page faults and 0.4 s more system time in a
-        # fit of 100,000 rows than scikit-learn's one array).
-        if n_rows * feature_map.width * 8 > keep_bytes:
-            keep_bytes = 0
-        elif keep_bytes > 0:
-            store = np.empty((n_rows, feature_map.width))
+    if n_rows is not None and n_rows * feature_map.width * 8 > keep_bytes:
+        # Features that will not all fit are not kept even for a while
+        # (when the rows are known before the pass): a fit of 300,000 rows
+        # and 1000 random features had peaked at the 1 GiB it then dropped.
+        keep_bytes = 0
     kept: list[np.ndarray] | None = [] if keep_bytes > 0 else None
-    size = start = 0
+    size = 0
     for chunk in data.chunks():
         data.check_width(chunk.shape[1])
         parts = _slices(chunk, len(lanes))
-        outs = _rows_of(store, start, parts)
-        start += chunk.shape[0]
         if len(parts) == 1:
-            features = [accumulate(feature_map, lanes[0], chunk, outs[0])]
+            features = [accumulate(feature_map, lanes[0], chunk)]
         else:
             features = on_cores(
                 [
-                    (accumulate, feature_map, lane, part, out)
-                    for lane, part, out in zip(
-                        lanes, parts, outs, strict=False
-                    )
+                    (accumulate, feature_map, lane, part)
+                    for lane, part in zip(lanes, parts, strict=False)
                 ]
             )
         if kept is not None:
@@ -504,24 +487,6 @@ def _moments(
         if lane.n_samples:
             moments = moments.merge(lane)
     return moments, kept
-
-
-def _rows_of(
-    store: np.ndarray | None, start: int, parts: list[np.ndarray]
-) -> list[np.ndarray | None]:
-    """The rows of ``store`` for consecutive ``parts`` from row ``start``."""
-    if store is None:
-        return [None] * len(parts)
-    views: list[np.ndarray | None] = []
-    for part in parts:
-        stop = start + part.shape[0]
-        if stop > store.shape[0]:
-            raise ValueError(
-                f"X gave more than the {store.shape[0]} rows it said it has"
-            )
-        views.append(store[start:stop])
-        start = stop
-    return views
 
 
 # A chunk is split between the cores only if each slice has at least this

@@ -121,15 +121,9 @@ class NystroemMap:
             )
         return cls(kernel_params, points, U[:, :r] / np.sqrt(lam[:r]))
 
-    def features(
-        self, chunk: np.ndarray, out: np.ndarray | None = None
-    ) -> np.ndarray:
+    def features(self, chunk: np.ndarray) -> np.ndarray:
         """The kernel values of the rows against the landmarks."""
-        G = _check_features(self.kernel()(chunk, self.landmarks))
-        if out is None:
-            return G
-        out[...] = G
-        return out
+        return _check_features(self.kernel()(chunk, self.landmarks))
 
     def error_scale(self, chunk: np.ndarray) -> float:
         return 0.0  # a unit of round-off of the kernel values' own size

@@ -63,10 +63,7 @@ def _features_into(
 
 
 def _features(
-    X: np.ndarray,
-    frequencies: np.ndarray,
-    phases: np.ndarray,
-    out: np.ndarray | None = None,
+    X: np.ndarray, frequencies: np.ndarray, phases: np.ndarray
 ) -> np.ndarray:
     """The random features of the rows of ``X``, made on every core.
 
@@ -77,7 +74,7 @@ def _features(
     Each entry is computed by the same operations whatever the split, so
     the result does not depend on it.
     """
-    G = np.empty((X.shape[0], frequencies.shape[0])) if out is None else out
+    G = np.empty((X.shape[0], frequencies.shape[0]))
     workers = min(available_cores(), max(1, G.size // _THREADS_FROM))
     if workers < 2:
         peak = _features_into(X, frequencies, phases, G)
@@ -149,11 +146,9 @@ class RandomFourierMap:
         phases = rng.uniform(0.0, 2.0 * np.pi, n_random)
         return cls(frequencies, phases)
 
-    def features(
-        self, chunk: np.ndarray, out: np.ndarray | None = None
-    ) -> np.ndarray:
+    def features(self, chunk: np.ndarray) -> np.ndarray:
         # Cosines of finite phases (checked there) are finite.
-        return _features(chunk, self.frequencies, self.phases, out)
+        return _features(chunk, self.frequencies, self.phases)
 
     def error_scale(self, chunk: np.ndarray) -> float:
         return _error_scale(chunk, self.frequencies, self.phases)
