@@ -11,6 +11,8 @@ matrix is exactly symmetric by construction.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["PackedSymmetric"]
@@ -77,8 +79,9 @@ class PackedSymmetric:
             [np.diag(panel[:, :width]) for panel, _, width in self._parts()]
         )
 
-    def trace(self) -> float:
-        return float(self.diagonal().sum(dtype=float))
+    def trace(self, dtype: type | None = None) -> Any:
+        """The sum of the diagonal, as ``ndarray.trace`` gives it."""
+        return self.diagonal().sum(dtype=dtype)
 
     def peak(self) -> float:
         """``max |K_ij|`` (NaN if an entry is NaN)."""

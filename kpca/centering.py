@@ -125,9 +125,7 @@ class _CentredKernel:
             self._col_means = (
                 K.mean(axis=0, dtype=float)
                 if isinstance(K, np.ndarray)
-                # K is symmetric: its column means are K 1 / n.
-                else (K @ np.ones(K.shape[0], dtype=K.dtype)).astype(float)
-                / K.shape[0]
+                else _means_by_product(K)
             )
         return self._col_means
 
@@ -164,9 +162,7 @@ class _CentredKernel:
             # n = 2000 on the 2-core benchmark machine).
             K = self._matrix()
             if self._col_means is None:
-                # K is symmetric: its column means are K 1 / n.
-                ones = np.ones(K.shape[0], dtype=K.dtype)
-                self._col_means = (K @ ones).astype(float) / K.shape[0]
+                self._col_means = _means_by_product(K)
             y = (K @ X.astype(K.dtype, copy=False)).astype(float)[None, :]
             self._centre(y, X[None, :])
             return y[0]
@@ -182,6 +178,12 @@ class _CentredKernel:
             K = K.materialize()
         _subtract_means_inplace(K, c, c, float(c.mean()))
         return K
+
+
+def _means_by_product(K: np.ndarray | PackedSymmetric) -> np.ndarray:
+    """The column means of the symmetric ``K`` as ``K 1 / n``, in one product."""
+    ones = np.ones(K.shape[0], dtype=K.dtype)
+    return (K @ ones).astype(float) / K.shape[0]
 
 
 def _times(Xt: np.ndarray, K: np.ndarray | PackedSymmetric) -> np.ndarray:

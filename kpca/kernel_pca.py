@@ -646,11 +646,7 @@ class KernelPCA(BaseEstimator):
         operator: np.ndarray | _CentredKernel = (
             K if centred is None else centred
         )
-        trace = (
-            K.trace()
-            if isinstance(K, PackedSymmetric)
-            else float(np.trace(K, dtype=float))
-        )
+        trace = float(K.trace(dtype=float))
         dtype = K.dtype
         del K
         if solver_params["tol"] == 0:

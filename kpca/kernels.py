@@ -305,11 +305,12 @@ def _kernel_roundoff(K: np.ndarray | PackedSymmetric) -> float:
     PCA and the Nystroem landmarks leave out the eigenvalues below it.
     """
     with np.errstate(over="ignore"):
-        if isinstance(K, PackedSymmetric):
-            norm, diagonal = K.frobenius_norm(), K.diagonal()
-        else:
-            norm, diagonal = float(np.linalg.norm(K)), np.diag(K)
-        scale = max(norm, float(np.abs(diagonal).sum()))
+        norm = (
+            K.frobenius_norm()
+            if isinstance(K, PackedSymmetric)
+            else float(np.linalg.norm(K))
+        )
+        scale = max(norm, float(np.abs(K.diagonal()).sum()))
     if not np.isfinite(scale):
         peak = (
             K.peak()
