@@ -308,8 +308,82 @@ class _FeatureMoments(StreamingMoments):
         return out
 
 
+class _LaneMoments:
+    """The moments of one lane's rows, updated in place (see ``_moments``).
+
+    The formulas of :meth:`kpca.streaming.StreamingMoments.update`: rows
+    shifted by the first row, each slice centred on its own mean, and the
+    slices combined by Chan, Golub and LeVeque's pairwise formula.  The
+    slice's scatter and the formula's rank-one term
+    :math:`\tfrac{n_a n_b}{n}\delta\delta^\top` come from one product:
+    the centred slice is made in a buffer with the weighted :math:`\delta`
+    as its last row.  That buffer and the product's are the lane's own,
+    reused by every slice; ``update`` allocated three arrays of the
+    scatter's or the slice's size per slice, and the outer product had a
+    pass of its own (a random-features fit of 100,000 rows and 1000
+    features took 2.17-2.20 s against 2.35-2.53 s in the medians of two
+    runs, on the benchmark machine's Sandybridge kernels).
+    """
+
+    def __init__(self) -> None:
+        self.n_samples = 0
+        self.error_scale = 0.0
+        self._shift: np.ndarray | None = None
+        self._shifted_mean: np.ndarray | None = None
+        self._scatter: np.ndarray | None = None
+        self._rows: np.ndarray | None = None
+        self._square: np.ndarray | None = None
+
+    def update(self, G: np.ndarray) -> None:
+        """Add the rows of the features ``G`` (float64, shape (rows, p))."""
+        rows, p = G.shape
+        if rows == 0:
+            return
+        if self._shift is None:
+            self._shift = G[0].astype(float)
+            self._scatter = np.zeros((p, p))
+            self._square = np.empty((p, p))
+        if self._rows is None or self._rows.shape[0] < rows + 1:
+            self._rows = np.empty((rows + 1, p))
+        centred = self._rows[:rows]
+        np.subtract(G, self._shift, out=centred)
+        chunk_mean = centred.mean(axis=0)
+        centred -= chunk_mean
+        used = rows
+        if self._shifted_mean is None:
+            self._shifted_mean = chunk_mean
+        else:
+            total = self.n_samples + rows
+            delta = chunk_mean - self._shifted_mean
+            weight = np.sqrt(self.n_samples * rows / total)
+            np.multiply(delta, weight, out=self._rows[rows])
+            used = rows + 1
+            self._shifted_mean += delta * (rows / total)
+        self.n_samples += rows
+        # NumPy runs B.T @ B as one BLAS syrk and mirrors its triangle, so
+        # the scatter stays exactly symmetric.
+        B = self._rows[:used]
+        np.matmul(B.T, B, out=self._square)
+        self._scatter += self._square
+
+    def moments(self) -> _FeatureMoments:
+        """The lane's moments as the streaming moments' class holds them."""
+        out = _FeatureMoments()
+        out.error_scale = self.error_scale
+        if self.n_samples:
+            assert self._scatter is not None
+            out.n_samples = self.n_samples
+            out.n_columns = self._scatter.shape[0]
+            out.shift = self._shift
+            out._shifted_mean = self._shifted_mean
+            out.scatter = self._scatter
+        return out
+
+
 def accumulate(
-    feature_map: FeatureMap, moments: _FeatureMoments, chunk: np.ndarray
+    feature_map: FeatureMap,
+    moments: _FeatureMoments | _LaneMoments,
+    chunk: np.ndarray,
 ) -> np.ndarray:
     """Add the features of ``chunk`` (and their round-off) to ``moments``.
 
@@ -453,7 +527,7 @@ def _moments(
     # next chunk's features).  A pass still holds one chunk's features at
     # a time, on any number of cores; another number of cores sums the rows
     # in another order (a difference of round-off).
-    lanes = [_FeatureMoments() for _ in range(available_cores())]
+    lanes = [_LaneMoments() for _ in range(available_cores())]
     n_rows = data.n_rows
     if n_rows is not None and n_rows * feature_map.width * 8 > keep_bytes:
         # Features that will not all fit are not kept even for a while
@@ -482,10 +556,10 @@ def _moments(
                 kept = None
         # Not held while the next chunk's features are made.
         del features
-    moments = lanes[0]
+    moments = lanes[0].moments()
     for lane in lanes[1:]:
         if lane.n_samples:
-            moments = moments.merge(lane)
+            moments = moments.merge(lane.moments())
     return moments, kept
 
 
