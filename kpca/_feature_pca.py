@@ -367,7 +367,11 @@ class _LaneMoments:
         self._scatter += self._square
 
     def moments(self) -> _FeatureMoments:
-        """The lane's moments as the streaming moments' class holds them."""
+        """The lane's moments as the streaming moments' class holds them.
+
+        The lane is done: its buffers go now, before the lanes are merged.
+        """
+        self._rows = self._square = None
         out = _FeatureMoments()
         out.error_scale = self.error_scale
         if self.n_samples:
