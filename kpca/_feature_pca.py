@@ -309,7 +309,7 @@ class _FeatureMoments(StreamingMoments):
 
 
 class _LaneMoments:
-    """The moments of one lane's rows, updated in place (see ``_moments``).
+    r"""The moments of one lane's rows, updated in place (see ``_moments``).
 
     The formulas of :meth:`kpca.streaming.StreamingMoments.update`: rows
     shifted by the first row, each slice centred on its own mean, and the
@@ -318,11 +318,11 @@ class _LaneMoments:
     :math:`\tfrac{n_a n_b}{n}\delta\delta^\top` come from one product:
     the centred slice is made in a buffer with the weighted :math:`\delta`
     as its last row.  That buffer and the product's are the lane's own,
-    reused by every slice; ``update`` allocated three arrays of the
-    scatter's or the slice's size per slice, and the outer product had a
-    pass of its own (a random-features fit of 100,000 rows and 1000
-    features took 2.17-2.20 s against 2.35-2.53 s in the medians of two
-    runs, on the benchmark machine's Sandybridge kernels).
+    reused by every slice; ``update`` allocates three arrays of the
+    scatter's or the slice's size per slice, and its outer product takes
+    a pass of its own (in the peer benchmark, ``benchmarks/README.md``,
+    kpca's median times of random features at n = 100,000 fell by
+    1.5-5.5 %, and of Nystroem by 2-11 %).
     """
 
     def __init__(self) -> None:
@@ -362,9 +362,10 @@ class _LaneMoments:
         self.n_samples += rows
         # NumPy runs B.T @ B as one BLAS syrk and mirrors its triangle, so
         # the scatter stays exactly symmetric.
-        B = self._rows[:used]
-        np.matmul(B.T, B, out=self._square)
-        self._scatter += self._square
+        B, square, scatter = self._rows[:used], self._square, self._scatter
+        assert square is not None and scatter is not None
+        np.matmul(B.T, B, out=square)
+        scatter += square
 
     def moments(self) -> _FeatureMoments:
         """The lane's moments as the streaming moments' class holds them.
