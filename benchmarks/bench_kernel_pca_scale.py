@@ -445,9 +445,7 @@ def part_accuracy(n, ms, seeds) -> dict:
                             np.max(scipy.linalg.subspace_angles(Z, Z_exact))
                         ),
                         "max_angle_to_top_11_rad": float(
-                            np.max(
-                                scipy.linalg.subspace_angles(Z, Z_exact_11)
-                            )
+                            np.max(scipy.linalg.subspace_angles(Z, Z_exact_11))
                         ),
                     }
                 )
