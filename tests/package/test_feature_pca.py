@@ -16,6 +16,7 @@ from kpca import (
 )
 from kpca.nystroem import NystroemMap
 from kpca.random_features import RandomFourierMap
+from kpca.streaming import StreamingMoments
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +161,30 @@ def test_a_small_chunk_stays_whole():
     assert len(_feature_pca._slices(chunk, 2)) == 1  # 150 < 256 rows each
     parts = _feature_pca._slices(np.zeros((1000, 2)), 3)
     assert [len(p) for p in parts] == [333, 333, 334]
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e8])
+def test_a_lane_keeps_the_streaming_moments(offset):
+    # A lane folds each slice's scatter and the pairwise formula's rank-one
+    # term into one product, in buffers it reuses (slices of several sizes,
+    # the largest not first): the moments of StreamingMoments.update, to
+    # round-off, even far from the origin.
+    rng = np.random.default_rng(3)
+    G = rng.standard_normal((1000, 7)) * [1, 2, 3, 4, 5, 6, 7] + offset
+    cuts = [0, 1, 40, 400, 401, 700, 1000]
+    lane = _feature_pca._LaneMoments()
+    streaming = StreamingMoments()
+    for start, stop in zip(cuts[:-1], cuts[1:], strict=True):
+        lane.update(G[start:stop])
+        streaming.update(G[start:stop])
+    moments = lane.moments()
+    centred = G - G.mean(axis=0)
+    assert moments.n_samples == streaming.n_samples == 1000
+    np.testing.assert_allclose(moments.mean, streaming.mean, rtol=1e-15)
+    np.testing.assert_allclose(
+        moments.scatter, centred.T @ centred, rtol=1e-10
+    )
+    np.testing.assert_allclose(moments.scatter, streaming.scatter, rtol=1e-12)
+    np.testing.assert_array_equal(moments.scatter, moments.scatter.T)
+    # The lane is done: its buffers are gone.
+    assert lane._rows is None and lane._square is None
