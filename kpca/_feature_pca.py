@@ -308,10 +308,10 @@ class _FeatureMoments(StreamingMoments):
         return out
 
 
-class _LaneMoments:
+class _LaneMoments(_FeatureMoments):
     r"""The moments of one lane's rows, updated in place (see ``_moments``).
 
-    The formulas of :meth:`kpca.streaming.StreamingMoments.update`: rows
+    The arithmetic of :meth:`kpca.streaming.StreamingMoments.update`: rows
     shifted by the first row, each slice centred on its own mean, and the
     slices combined by Chan, Golub and LeVeque's pairwise formula.  The
     slice's scatter and the formula's rank-one term
@@ -326,69 +326,52 @@ class _LaneMoments:
     """
 
     def __init__(self) -> None:
-        self.n_samples = 0
-        self.error_scale = 0.0
-        self._shift: np.ndarray | None = None
-        self._shifted_mean: np.ndarray | None = None
-        self._scatter: np.ndarray | None = None
+        super().__init__()
         self._rows: np.ndarray | None = None
         self._square: np.ndarray | None = None
 
-    def update(self, G: np.ndarray) -> None:
+    def update(self, G: np.ndarray) -> _LaneMoments:
         """Add the rows of the features ``G`` (float64, shape (rows, p))."""
         rows, p = G.shape
         if rows == 0:
-            return
-        if self._shift is None:
-            self._shift = G[0].astype(float)
-            self._scatter = np.zeros((p, p))
-            self._square = np.empty((p, p))
+            return self
+        self._check_columns(p)
+        if self.shift is None:
+            self.shift = G[0].astype(float)
         if self._rows is None or self._rows.shape[0] < rows + 1:
             self._rows = np.empty((rows + 1, p))
         centred = self._rows[:rows]
-        np.subtract(G, self._shift, out=centred)
+        np.subtract(G, self.shift, out=centred)
         chunk_mean = centred.mean(axis=0)
         centred -= chunk_mean
         used = rows
-        if self._shifted_mean is None:
-            self._shifted_mean = chunk_mean
-        else:
-            total = self.n_samples + rows
-            delta = chunk_mean - self._shifted_mean
-            weight = np.sqrt(self.n_samples * rows / total)
-            np.multiply(delta, weight, out=self._rows[rows])
+        if self.n_samples:
+            weighted, self._shifted_mean = self._pairwise(rows, chunk_mean)
+            self._rows[rows] = weighted
             used = rows + 1
-            self._shifted_mean += delta * (rows / total)
+        else:
+            self._shifted_mean = chunk_mean
         self.n_samples += rows
         # NumPy runs B.T @ B as one BLAS syrk and mirrors its triangle, so
         # the scatter stays exactly symmetric.
-        B, square, scatter = self._rows[:used], self._square, self._scatter
-        assert square is not None and scatter is not None
-        np.matmul(B.T, B, out=square)
-        scatter += square
+        B = self._rows[:used]
+        if self.scatter is None:
+            self.scatter = B.T @ B
+            return self
+        if self._square is None:
+            self._square = np.empty((p, p))
+        np.matmul(B.T, B, out=self._square)
+        self.scatter += self._square
+        return self
 
-    def moments(self) -> _FeatureMoments:
-        """The lane's moments as the streaming moments' class holds them.
-
-        The lane is done: its buffers go now, before the lanes are merged.
-        """
+    def moments(self) -> _LaneMoments:
+        """The lane's moments; its buffers go now, before the lanes merge."""
         self._rows = self._square = None
-        out = _FeatureMoments()
-        out.error_scale = self.error_scale
-        if self.n_samples:
-            assert self._scatter is not None
-            out.n_samples = self.n_samples
-            out.n_columns = self._scatter.shape[0]
-            out.shift = self._shift
-            out._shifted_mean = self._shifted_mean
-            out.scatter = self._scatter
-        return out
+        return self
 
 
 def accumulate(
-    feature_map: FeatureMap,
-    moments: _FeatureMoments | _LaneMoments,
-    chunk: np.ndarray,
+    feature_map: FeatureMap, moments: _FeatureMoments, chunk: np.ndarray
 ) -> np.ndarray:
     """Add the features of ``chunk`` (and their round-off) to ``moments``.
 

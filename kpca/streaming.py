@@ -402,15 +402,27 @@ class StreamingMoments:
             self._shifted_mean = shifted_mean.copy()
             self.scatter = scatter.copy()
             return self
-        total = self.n_samples + count
-        delta = shifted_mean - self._shifted_mean
+        weighted, self._shifted_mean = self._pairwise(count, shifted_mean)
         self.scatter += scatter
         # outer(w, w) is exactly symmetric, as are syrk's results, so S stays so.
-        weighted = delta * np.sqrt(self.n_samples * count / total)
         self.scatter += np.multiply.outer(weighted, weighted)
-        self._shifted_mean += delta * (count / total)
-        self.n_samples = total
+        self.n_samples += count
         return self
+
+    def _pairwise(
+        self, count: int, shifted_mean: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        r"""The pairwise formula's step for a part of ``count`` rows.
+
+        For these moments (some rows seen) and a part with that shifted
+        mean: :math:`w = \sqrt{n_an_b/n}\,\delta`, whose :math:`ww^\top`
+        the union's scatter adds to the parts' scatters, and the union's
+        shifted mean.
+        """
+        total = self.n_samples + count
+        delta = shifted_mean - self._shifted_mean
+        weighted = delta * np.sqrt(self.n_samples * count / total)
+        return weighted, self._shifted_mean + delta * (count / total)
 
     def covariance(self) -> np.ndarray:
         r"""The covariance :math:`S / n` (the book's :math:`1/n` convention)."""
